@@ -1,0 +1,46 @@
+# mushka: `make run` sets up and runs the main job; `make test` sets up and runs every check.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+
+.PHONY: run test lint typecheck layers unit bench clean
+
+$(VENV)/.installed-run: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/mushka demo --seed 1
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/pytest -n auto --dist loadgroup
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests bench scripts
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+layers: $(VENV)/.installed-test
+	$(BIN)/lint-imports
+
+unit: $(VENV)/.installed-test
+	$(BIN)/pytest -n auto -m "not slow and not e2e"
+
+bench: $(VENV)/.installed-test
+	$(BIN)/mushka bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build src/*.egg-info

@@ -1,0 +1,302 @@
+"""Cards, suits, ranks and their text forms (rules N1-N3).
+
+A card is an interned value: there are exactly 52 :class:`Card` objects and
+``Card("KC") is Card("K♣") is Card(37)``.  Internally the engine works with
+*card indices* (``suit * 13 + rank``) and *masks* (``1 << index``) so that a
+hand is one small ``int``; this module owns the conversions between the two
+worlds.
+
+The suit numbering is the flush order of MI10, low to high:
+spades (пики) < clubs (трефы) < diamonds (бубны) < hearts (черви).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import Final
+
+from mushka.errors import ParseError
+
+
+class Suit(IntEnum):
+    """A suit; the value is its place in the flush order of MI10 (low to high)."""
+
+    SPADES = 0
+    CLUBS = 1
+    DIAMONDS = 2
+    HEARTS = 3
+
+    @property
+    def letter(self) -> str:
+        """The ASCII letter of N1: ``S``, ``C``, ``D`` or ``H``."""
+        return "SCDH"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The Unicode suit symbol."""
+        return "♠♣♦♥"[self]
+
+    @property
+    def mask(self) -> int:
+        """The mask of all 13 cards of this suit."""
+        return SUIT_MASKS[self]
+
+    def name_in(self, lang: str) -> str:
+        """The suit's name in ``lang`` (``en`` or ``ru``), plural as on a table."""
+        return (_SUIT_NAMES_RU if lang == "ru" else _SUIT_NAMES_EN)[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse a suit letter, symbol or Russian initial (``S``, ``♠``, ``п``)."""
+        key = text.strip().lower()
+        if key in _SUIT_INPUT:
+            return cls(_SUIT_INPUT[key])
+        raise ParseError("bad_suit", text=text)
+
+
+class Rank(IntEnum):
+    """A rank; the value is the pip order 2..A (not the trick order, see C3/MI2)."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+    @property
+    def letter(self) -> str:
+        """The ASCII rank character of N1 (``T`` for ten)."""
+        return RANK_LETTERS[self]
+
+    @property
+    def points(self) -> int:
+        """Card points of MI11: K 5, Q 4, J 2, A 1, other cards their pip value."""
+        return _POINTS[self]
+
+    def name_in(self, lang: str) -> str:
+        """The rank's name in ``lang`` (``en`` or ``ru``)."""
+        return (_RANK_NAMES_RU if lang == "ru" else _RANK_NAMES_EN)[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Parse a rank character (``A``, ``T``, ``10``, Russian ``Т``/``К``/``Д``/``В``)."""
+        key = text.strip().upper()
+        if key in _RANK_INPUT:
+            return cls(_RANK_INPUT[key])
+        raise ParseError("bad_rank", text=text)
+
+
+RANK_LETTERS: Final = "23456789TJQKA"
+SUIT_LETTERS: Final = "SCDH"
+SUIT_MASKS: Final[tuple[int, int, int, int]] = tuple(  # type: ignore[assignment]
+    0x1FFF << (13 * s) for s in range(4)
+)
+ALL_CARDS_MASK: Final = (1 << 52) - 1
+
+_POINTS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 2, 4, 5, 1)
+_SUIT_NAMES_EN: Final = ("spades", "clubs", "diamonds", "hearts")
+_SUIT_NAMES_RU: Final = ("пики", "трефы", "бубны", "черви")
+_SUIT_GENITIVE_RU: Final = ("пик", "треф", "бубён", "червей")
+_RANK_NAMES_EN: Final = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)
+_RANK_NAMES_RU: Final = (
+    "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка",
+    "девятка", "десятка", "валет", "дама", "король", "туз",
+)
+# Russian rank letters as printed on Russian cards: В(алет), Д(ама), К(ороль), Т(уз).
+_RANK_LETTERS_RU: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т")
+
+_SUIT_INPUT: Final[dict[str, int]] = {
+    "s": 0, "♠": 0, "♤": 0, "п": 0,
+    "c": 1, "♣": 1, "♧": 1, "т": 1, "к": 1,
+    "d": 2, "♦": 2, "♢": 2, "б": 2,
+    "h": 3, "♥": 3, "♡": 3, "ч": 3,
+}
+_RANK_INPUT: Final[dict[str, int]] = {
+    **{ch: i for i, ch in enumerate(RANK_LETTERS)},
+    "10": 8,
+    # Cyrillic rank letters (N2 display form read back).
+    "В": 9, "Д": 10, "К": 11, "Т": 12,
+}
+
+
+class Card:
+    """One playing card; interned, immutable, ordered by index.
+
+    ``Card("KC")``, ``Card("k♣")``, ``Card("10h")`` and ``Card(37)`` all work
+    (N2); a bad code raises :class:`~mushka.errors.ParseError` naming the input.
+    ``str(card)`` is the canonical ASCII code and ``repr(card)`` reads back.
+    """
+
+    __slots__ = ("bit", "code", "index", "rank", "suit")
+
+    index: int
+    rank: Rank
+    suit: Suit
+    bit: int
+    code: str
+
+    def __new__(cls, code: str | int) -> Card:
+        """Return the interned card for a code or an index 0..51."""
+        if isinstance(code, int):
+            if 0 <= code < 52:
+                return CARDS[code]
+            raise ParseError("bad_card", text=str(code))
+        return parse_card(code)
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        self = object.__new__(cls)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "rank", Rank(index % 13))
+        object.__setattr__(self, "suit", Suit(index // 13))
+        object.__setattr__(self, "bit", 1 << index)
+        object.__setattr__(self, "code", RANK_LETTERS[index % 13] + SUIT_LETTERS[index // 13])
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        # Pickling keeps the interning (needed by multiprocessing simulation).
+        return (Card, (self.index,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    @property
+    def symbol(self) -> str:
+        """Display form with a suit symbol and ``10`` for ten, e.g. ``K♣``, ``10♥``."""
+        rank = "10" if self.rank == Rank.TEN else self.rank.letter
+        return rank + self.suit.symbol
+
+    def display(self, lang: str = "en") -> str:
+        """Short display form; in Russian with Cyrillic rank letters (``К♣``)."""
+        if lang == "ru":
+            return _RANK_LETTERS_RU[self.rank] + self.suit.symbol
+        return self.symbol
+
+    def name_in(self, lang: str = "en") -> str:
+        """Full name: ``king of clubs`` / ``король треф``."""
+        if lang == "ru":
+            return f"{_RANK_NAMES_RU[self.rank]} {_SUIT_GENITIVE_RU[self.suit]}"
+        return f"{_RANK_NAMES_EN[self.rank]} of {_SUIT_NAMES_EN[self.suit]}"
+
+
+CARDS: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
+"""All 52 cards by index."""
+
+_CODE_CACHE: dict[str, Card] = {}
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card code (N2): rank then suit, any case, ``10`` or ``T`` for ten.
+
+    Accepts ``KC``, ``Kc``, ``K♣``, ``10C`` and Russian forms such as ``Д♥``.
+    Raises :class:`~mushka.errors.ParseError` naming the input otherwise.
+    """
+    hit = _CODE_CACHE.get(text)
+    if hit is not None:
+        return hit
+    raw = text.strip()
+    if len(raw) < 2:
+        raise ParseError("bad_card", text=text)
+    try:
+        rank = Rank.parse(raw[:-1])
+        suit = Suit.parse(raw[-1])
+    except ParseError:
+        raise ParseError("bad_card", text=text) from None
+    card = CARDS[suit * 13 + rank]
+    if len(_CODE_CACHE) < 4096:
+        _CODE_CACHE[text] = card
+    return card
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas: ``"AS KH 10d"``."""
+    parts = text.replace(",", " ").split()
+    return tuple(parse_card(p) for p in parts)
+
+
+def format_cards(cards: Iterable[Card], *, symbols: bool = False, lang: str = "en") -> str:
+    """Join cards with spaces; canonical codes unless ``symbols`` is set."""
+    if symbols:
+        return " ".join(c.display(lang) for c in cards)
+    return " ".join(c.code for c in cards)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask (bit set) of some cards."""
+    m = 0
+    for c in cards:
+        m |= c.bit
+    return m
+
+
+def indices(mask: int) -> Iterator[int]:
+    """Yield the card indices of a mask in increasing order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, sorted by index (suit, then pip rank)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def deck_mask(size: int) -> int:
+    """Mask of the deck of N3: 32 (7..A), 36 (6..A) or 52 (2..A) cards."""
+    lowest = {32: Rank.SEVEN, 36: Rank.SIX, 52: Rank.TWO}[size]
+    per_suit = (0x1FFF >> lowest) << lowest
+    return per_suit | (per_suit << 13) | (per_suit << 26) | (per_suit << 39)
+
+
+def deck_cards(size: int) -> tuple[Card, ...]:
+    """The cards of a deck of ``size`` in a fixed canonical order."""
+    return cards_of(deck_mask(size))
+
+
+def suit_of(index: int) -> int:
+    """Suit number of a card index."""
+    return index // 13
+
+
+def sort_for_display(cards: Iterable[Card], strength: tuple[int, ...] | None = None) -> list[Card]:
+    """Sort a hand as a player holds it: by suit (high suit first), then by
+    ``strength`` (the variant's trick order, C3/MI2) or by pip rank."""
+    if strength is None:
+        return sorted(cards, key=lambda c: (-c.suit, -c.rank))
+    return sorted(cards, key=lambda c: (-c.suit, -strength[c.index]))

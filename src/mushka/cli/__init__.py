@@ -1,0 +1,1 @@
+"""The ``mushka`` command line (Typer); one module per subcommand."""

@@ -1,0 +1,87 @@
+"""``mushka replay FILE``: check a game record and print its outcome deal by deal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from mushka.cli.common import LangOpt, console, err_console, pick_lang
+from mushka.cli.report import deal_report, game_report, render_deal, render_result
+from mushka.engine import Deal
+from mushka.errors import MushkaError
+from mushka.i18n import add_texts, tr
+from mushka.records import Record, replay
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``replay`` to the app."""
+
+    @app.command("replay")
+    def replay_cmd(
+        file: Annotated[Path, typer.Argument(help="A game record (JSON); '-' reads standard input.")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
+        events: Annotated[bool, typer.Option("--events", help="Also print every event of every deal.")] = False,
+        lang: LangOpt = None,
+    ) -> None:
+        """Check a record by replaying every action, and print the outcome deal by deal.
+
+        A broken record is reported with the deal, the action and the rule, and
+        the exit code is 2.
+        """
+        lang_ = pick_lang(lang)
+        try:
+            text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+        except OSError as exc:
+            _fail(as_json, {"error": "OSError", "message": str(exc)}, str(exc))
+            return
+        try:
+            record = Record.loads(text)
+            target = replay(record)
+        except MushkaError as exc:
+            _fail(as_json, {"valid": False, **exc.to_dict(lang_)}, exc.message(lang_))
+            return
+        report: dict[str, Any]
+        if isinstance(target, Deal):
+            report = {"variant": target.rules.variant, "players": target.n,
+                      "deals": [deal_report(target, 1)], "over": target.is_over,
+                      "result": None}
+        else:
+            report = game_report(target)
+        if as_json:
+            print(json.dumps({"valid": True, "level": record.level, "seats": list(record.seats),
+                              **report}, ensure_ascii=False))
+            return
+        rules = record.rules()
+        console.print(f"[bold]{rules.info.title(lang_)}[/] — {tr('replay.valid', lang_, deals=len(report['deals']))}")
+        if record.seats:
+            console.print(tr("replay.seats", lang_, seats=", ".join(f"{i}: {s}" for i, s in enumerate(record.seats))))
+        deals = target.deals if not isinstance(target, Deal) else [target]
+        for deal, item in zip(deals, report["deals"], strict=True):
+            lines = render_deal(item, lang_)
+            console.print(f"[bold cyan]{lines[0]}[/]")
+            if events:
+                for e in deal.events(omniscient=True):
+                    console.print("    " + e.describe(lang_))
+            for line in lines[1:]:
+                console.print(line)
+        if not isinstance(target, Deal):
+            for line in render_result(report, lang_):
+                console.print(f"[bold]{line}[/]")
+
+
+def _fail(as_json: bool, payload: dict[str, object], message: str) -> None:
+    if as_json:
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        err_console.print(f"[bold red]invalid record:[/] {message}")
+    raise typer.Exit(2)
+
+
+add_texts({
+    "replay.valid": ("the record is valid; {deals} deal(s).", "запись верна; сдач: {deals}."),
+    "replay.seats": ("Seats: {seats}", "Места: {seats}"),
+})

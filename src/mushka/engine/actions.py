@@ -1,0 +1,223 @@
+"""Actions: what a player can do, as frozen values with a short text form.
+
+==========  =======================  ===============================================
+kind        text                     meaning
+==========  =======================  ===============================================
+PASS        ``pass``                 C7 throw the hand in / K11 pass on a trick
+STAND       ``stand`` ``stand 7H 8D``  C7 play the deal, exchanging the named cards
+TAKE        ``take 7H``              C6 dealer takes the turned-up card, discards 7H
+PLAY        ``KC`` or ``play KC``    C13/K11 put a card on the trick
+DRAW        ``draw``                 K11 draw one card from the talon
+DISCARD     ``discard 7H``           K7 a taker gives up one card after taking
+==========  =======================  ===============================================
+
+Text forms round-trip: ``Action.parse(str(a)) == a``.  Parsing also accepts a
+few Russian words (``пас``, ``играю``, ``беру``, ``прикуп``, ``сброс``).
+
+Actions are interned where the set is small (every play, take and discard of
+each card), so the fast path of the engine allocates nothing per move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Final
+
+from mushka.cards import CARDS, Card, cards_of, parse_card
+from mushka.errors import ParseError
+
+
+class Kind(IntEnum):
+    """The kind of an action."""
+
+    PASS = 0
+    STAND = 1
+    TAKE = 2
+    PLAY = 3
+    DRAW = 4
+    DISCARD = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action: its :class:`Kind` and the mask of the cards it names."""
+
+    kind: Kind
+    mask: int = 0
+
+    # --- constructors --------------------------------------------------------
+
+    @staticmethod
+    def pass_() -> Action:
+        """C7/K11: pass."""
+        return PASS
+
+    @staticmethod
+    def draw() -> Action:
+        """K11: draw a card from the talon."""
+        return DRAW
+
+    @staticmethod
+    def play(card: Card | str) -> Action:
+        """Put ``card`` on the trick."""
+        return PLAYS[_card(card).index]
+
+    @staticmethod
+    def take(discard: Card | str) -> Action:
+        """C6: the dealer takes the turned-up card and discards ``discard``."""
+        return TAKES[_card(discard).index]
+
+    @staticmethod
+    def discard(card: Card | str) -> Action:
+        """K7: a taker discards ``card``."""
+        return DISCARDS[_card(card).index]
+
+    @staticmethod
+    def stand(*discards: Card | str) -> Action:
+        """C7: stand, exchanging ``discards`` (none: stand pat)."""
+        mask = 0
+        for c in discards:
+            bit = _card(c).bit
+            if mask & bit:
+                raise ParseError("duplicate_cards", text=" ".join(str(d) for d in discards))
+            mask |= bit
+        return stand_mask(mask)
+
+    # --- properties -------------------------------------------------------------
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards named by the action (discards of a stand, the played card…)."""
+        return cards_of(self.mask)
+
+    @property
+    def card(self) -> Card:
+        """The single card of a PLAY, TAKE or DISCARD action."""
+        if self.mask == 0 or self.mask & (self.mask - 1):
+            raise ValueError(f"{self} names no single card")
+        return CARDS[self.mask.bit_length() - 1]
+
+    @property
+    def count(self) -> int:
+        """How many cards the action names (the exchange size of a stand)."""
+        return self.mask.bit_count()
+
+    # --- text -------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind is Kind.PLAY:
+            return self.card.code
+        if kind is Kind.PASS:
+            return "pass"
+        if kind is Kind.DRAW:
+            return "draw"
+        if kind is Kind.STAND:
+            if not self.mask:
+                return "stand"
+            return "stand " + " ".join(c.code for c in self.cards)
+        if kind is Kind.TAKE:
+            return "take " + self.card.code
+        return "discard " + self.card.code
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read an action from its text form (see the module table).
+
+        Raises :class:`ParseError` naming the input if it is not an action.
+        """
+        words = text.replace(",", " ").split()
+        if not words:
+            raise ParseError("bad_action", text=text)
+        head = _WORDS.get(words[0].lower())
+        rest = words[1:]
+        try:
+            if head is None:
+                if len(words) == 1:
+                    return PLAYS[parse_card(words[0]).index]
+                raise ParseError("bad_action", text=text)
+            if head in (Kind.PASS, Kind.DRAW):
+                if rest:
+                    raise ParseError("bad_action", text=text)
+                return PASS if head is Kind.PASS else DRAW
+            if head is Kind.STAND:
+                return Action.stand(*(parse_card(w) for w in rest))
+            if len(rest) != 1:
+                raise ParseError("bad_action", text=text)
+            card = parse_card(rest[0])
+            table = {Kind.PLAY: PLAYS, Kind.TAKE: TAKES, Kind.DISCARD: DISCARDS}[head]
+            return table[card.index]
+        except ParseError as exc:
+            if exc.code == "duplicate_cards":
+                raise
+            raise ParseError("bad_action", text=text) from None
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(card)
+
+
+_WORDS: Final[dict[str, Kind]] = {
+    "pass": Kind.PASS, "p": Kind.PASS, "пас": Kind.PASS,
+    "stand": Kind.STAND, "play-deal": Kind.STAND, "exchange": Kind.STAND, "buy": Kind.STAND,
+    "играю": Kind.STAND, "вист": Kind.STAND, "прикупаю": Kind.STAND,
+    "take": Kind.TAKE, "беру": Kind.TAKE,
+    "play": Kind.PLAY, "хожу": Kind.PLAY,
+    "draw": Kind.DRAW, "прикуп": Kind.DRAW, "добор": Kind.DRAW,
+    "discard": Kind.DISCARD, "сброс": Kind.DISCARD, "сбрасываю": Kind.DISCARD,
+}
+
+PASS: Final = Action(Kind.PASS)
+"""The interned pass action."""
+DRAW: Final = Action(Kind.DRAW)
+"""The interned draw action."""
+PLAYS: Final = tuple(Action(Kind.PLAY, 1 << i) for i in range(52))
+"""``PLAYS[i]`` plays the card of index ``i``."""
+TAKES: Final = tuple(Action(Kind.TAKE, 1 << i) for i in range(52))
+"""``TAKES[i]`` takes the turned-up card discarding card ``i``."""
+DISCARDS: Final = tuple(Action(Kind.DISCARD, 1 << i) for i in range(52))
+"""``DISCARDS[i]`` discards card ``i``."""
+STAND_PAT: Final = Action(Kind.STAND, 0)
+"""Stand without exchanging."""
+
+_STANDS: dict[int, Action] = {0: STAND_PAT}
+
+
+def stand_mask(mask: int) -> Action:
+    """The stand action exchanging the cards of ``mask`` (interned)."""
+    found = _STANDS.get(mask)
+    if found is None:
+        found = Action(Kind.STAND, mask)
+        if len(_STANDS) < 200_000:
+            _STANDS[mask] = found
+    return found
+
+
+_SUIT_PLAYS: list[tuple[tuple[Action, ...], ...]] = []
+
+
+def _build_suit_plays() -> None:
+    for suit in range(4):
+        base = suit * 13
+        _SUIT_PLAYS.append(tuple(
+            tuple(PLAYS[base + r] for r in range(13) if pattern >> r & 1)
+            for pattern in range(1 << 13)
+        ))
+
+
+def plays_of(mask: int) -> tuple[Action, ...]:
+    """The play actions of the cards of ``mask``, in index order.
+
+    Built from per-suit tables so that the engine's hot path makes no new
+    action objects and no per-card loop.
+    """
+    if not _SUIT_PLAYS:
+        _build_suit_plays()
+    t = _SUIT_PLAYS
+    if not mask >> 13:
+        return t[0][mask]
+    return t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191] + t[3][mask >> 39]

@@ -1,0 +1,575 @@
+"""One deal (сдача): the state machine shared by every variant.
+
+A :class:`Deal` plays one hand from the stacked deck to the settlement.  It
+changes only through :meth:`Deal.apply` (checked, returns the events) or
+:meth:`Deal.apply_unchecked` (the fast path for simulations that pick from
+:meth:`Deal.legal_actions`).  :meth:`Deal.copy` is cheap: the state is a few
+lists of small ints (hands are card masks), never deep-copied.
+
+Chance is explicit (STYLE 5): the deck order is given (N4) or shuffled from a
+seeded :class:`random.Random`; the random picks of kopilka (K7) come from a
+forced list or from that generator, and both are kept so that the deal can
+be written to a record and replayed exactly.
+
+The variant classes are :class:`mushka.engine.trump.TrumpDeal` (classic and
+mistigri) and :class:`mushka.engine.kopilka.KopilkaDeal`; :func:`new_deal`
+picks the right one from the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Self
+
+from mushka.cards import CARDS, Card, cards_of, parse_card
+from mushka.engine.actions import Action
+from mushka.engine.events import Event
+from mushka.errors import (
+    ChanceError,
+    IllegalActionError,
+    MushkaError,
+    OutOfTurnError,
+    ParseError,
+    render_param,
+)
+from mushka.i18n import add_texts, tr
+from mushka.rules.model import Rules
+
+if TYPE_CHECKING:
+    from mushka.engine.views import DealView
+
+
+class Phase(IntEnum):
+    """Where a deal stands."""
+
+    DECLARE = 0
+    """C6-C8: declarations and exchanges (classic, mistigri)."""
+    REDISTRIBUTE = 1
+    """K6-K8: groups of three or more of a suit are shared out (kopilka)."""
+    PLAY = 2
+    """C13-C15 / K10-K19: trick play."""
+    OVER = 3
+    """The deal is settled."""
+
+    @property
+    def key(self) -> str:
+        """The i18n key of the phase name."""
+        return ("phase.declare", "phase.redistribute", "phase.play", "phase.over")[self]
+
+    def title(self, lang: str = "en") -> str:
+        """The phase's name in ``lang``."""
+        return tr(self.key, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A completed trick: who played what, the led suit, the winner (K17)."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+    suit: int
+    privileged: bool
+    value: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The settlement of one deal.  Fields that do not apply to a variant stay at
+    their neutral value (zeros, ``None``, ``False``)."""
+
+    variant: str
+    dealer: int
+    tricks: tuple[int, ...]
+    """Tricks taken by each seat."""
+    standing: tuple[bool, ...] = ()
+    """C7: who played the deal (classic, mistigri)."""
+    record_delta: tuple[int, ...] = ()
+    """C17-C18, MI6-MI7: change of each record (negative writes off)."""
+    remiz: tuple[int, ...] = ()
+    """C18/MI6: remiz written by each seat (K22: paid into the pot)."""
+    bonus: tuple[int, ...] = ()
+    """MI7: extra points written off by the holder of the privileged card."""
+    side: tuple[int, ...] = ()
+    """MI9: side-account money paid (negative) or received for a flush."""
+    flush_seat: int | None = None
+    """MI9-MI12: the seat paid for the best flush, if any."""
+    mushka: int | None = None
+    """C22/MI13: the seat that won the мушка with a special hand (deal stopped)."""
+    all_passed: bool = False
+    """C9: everybody passed."""
+    lone: int | None = None
+    """C10: the lone player who took all tricks without play."""
+    privileged_holder: int | None = None
+    """MI5: the standing seat that held the privileged card when play began."""
+    out: int | None = None
+    """K18: the kopilka player who went out first."""
+    deadlock: bool = False
+    """K19: the kopilka game ended in a deadlock."""
+    money: tuple[int, ...] = ()
+    """Kopilka: change of each balance in this deal (K12, K22)."""
+    pot: int = 0
+    """Kopilka: the pot after the deal."""
+    trick_log: tuple[TrickRecord, ...] = field(default=(), repr=False)
+    """Every counted trick in order."""
+
+    def summary(self, lang: str = "en") -> str:
+        """A one-line human summary in ``lang``."""
+        if self.mushka is not None:
+            return tr("result.mushka", lang, seat=self.mushka)
+        if self.all_passed:
+            return tr("result.all_passed", lang)
+        tricks = " ".join(f"{s}:{t}" for s, t in enumerate(self.tricks))
+        if self.variant == "kopilka":
+            money = " ".join(f"{s}:{m:+d}" for s, m in enumerate(self.money))
+            key = "result.deadlock" if self.deadlock else "result.kopilka"
+            return tr(key, lang, tricks=tricks, out=self.out, money=money, pot=self.pot)
+        rec = " ".join(
+            f"{s}:{d:+d}" for s, d in enumerate(self.record_delta) if self.standing[s]
+        )
+        text = tr("result.trump", lang, tricks=tricks, records=rec)
+        if self.flush_seat is not None:
+            text += " " + tr("result.flush", lang, seat=self.flush_seat)
+        return text
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (cards as codes, suits as letters)."""
+        out: dict[str, object] = {"dealer": self.dealer, "tricks": list(self.tricks)}
+        if self.variant == "kopilka":
+            out.update(
+                out=self.out, deadlock=self.deadlock, money=list(self.money), pot=self.pot,
+                remiz=list(self.remiz),
+                trick_log=[
+                    {"winner": t.winner, "suit": "SCDH"[t.suit], "privileged": t.privileged,
+                     "value": t.value}
+                    for t in self.trick_log
+                ],
+            )
+        else:
+            out.update(
+                standing=list(self.standing), record_delta=list(self.record_delta),
+                remiz=list(self.remiz), bonus=list(self.bonus), side=list(self.side),
+                flush_seat=self.flush_seat, mushka=self.mushka, all_passed=self.all_passed,
+                lone=self.lone, privileged_holder=self.privileged_holder,
+            )
+        return out
+
+
+class Deal(ABC):
+    """One deal of any variant.  See the module docstring."""
+
+    __slots__ = (
+        "_dead",
+        "_deck",
+        "_events",
+        "_forced",
+        "_forced_pos",
+        "_lead_suit",
+        "_leader",
+        "_log",
+        "_picks",
+        "_result",
+        "_rng",
+        "_talon",
+        "_trick",
+        "_tricks",
+        "_won",
+        "dealer",
+        "eldest",
+        "hands",
+        "n",
+        "phase",
+        "rules",
+        "to_act",
+    )
+
+    rules: Rules
+    n: int
+    dealer: int
+    eldest: int
+    phase: Phase
+    to_act: int
+    hands: list[int]
+    _deck: tuple[int, ...]
+    _talon: list[int]
+    _dead: list[int]
+    _log: list[Action]
+    _picks: list[int]
+    _forced: tuple[int, ...]
+    _forced_pos: int
+    _rng: random.Random | None
+    _result: DealResult | None
+    _events: list[Event] | None
+    _won: list[int]
+    _tricks: list[tuple[int, tuple[int, ...], int, int, bool, int]]
+    _trick: list[int]
+    _leader: int
+    _lead_suit: int
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int = 0,
+        *,
+        deck: Sequence[Card | str | int] | str | None = None,
+        rng: random.Random | int | None = None,
+        picks: Sequence[Card | str | int] = (),
+        record_events: bool = True,
+        **state: object,
+    ) -> None:
+        """Deal a hand.
+
+        ``deck`` stacks the deck (N4: all cards, top first, as cards, codes or
+        one space-separated string); otherwise it is shuffled with ``rng`` (a
+        :class:`random.Random` or a seed).  ``picks`` forces the outcomes of
+        the random picks of kopilka (K7) in order.  ``record_events=False``
+        skips building the event log (the fast path rebuilds it on demand by
+        replay, see :meth:`events`).  Extra keyword ``state`` is
+        variant-specific (the pot and balances of a kopilka game).
+        """
+        if not 0 <= dealer < rules.players:
+            raise MushkaError("bad_seat", seat=dealer, players=rules.players)
+        self.rules = rules
+        self.n = rules.players
+        self.dealer = dealer
+        self.eldest = (dealer + 1) % self.n
+        if isinstance(rng, int):
+            rng = random.Random(rng)
+        self._rng = rng
+        if deck is None:
+            order = list(rules.deck_indices)
+            (rng if rng is not None else random.Random()).shuffle(order)
+            self._deck = tuple(order)
+        else:
+            self._deck = _check_deck(rules, deck)
+        self._forced = tuple(_card_index(p) for p in picks)
+        self._forced_pos = 0
+        self._picks = []
+        self._log = []
+        self._result = None
+        self._events = [] if record_events else None
+        self._won = [0] * self.n
+        self._tricks = []
+        self._trick = []
+        self._leader = -1
+        self._lead_suit = -1
+        self._setup(state)
+
+    # --- subclass hooks ------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self, state: dict[str, object]) -> None:
+        """Deal the cards and enter the first phase."""
+
+    @abstractmethod
+    def _legal(self) -> Sequence[Action]:
+        """Legal actions of the seat to act (deal not over)."""
+
+    @abstractmethod
+    def _why(self, action: Action) -> tuple[str, str, dict[str, object]] | None:
+        """Why ``action`` is illegal now for the seat to act: (rule, reason key,
+        params), or ``None`` if it is legal."""
+
+    @abstractmethod
+    def _do(self, action: Action, ev: list[Event] | None) -> None:
+        """Apply a legal action, appending events to ``ev`` unless it is ``None``."""
+
+    @abstractmethod
+    def _copy_extra(self, other: Self) -> None:
+        """Copy the variant-specific state into ``other``."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> DealView:
+        """What ``seat`` (or a spectator, ``None``) may know (§4 of RULES)."""
+
+    # --- public API ---------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal is settled."""
+        return self.phase == Phase.OVER
+
+    @property
+    def result(self) -> DealResult | None:
+        """The settlement, once the deal is over (built on first access)."""
+        if self.phase != Phase.OVER:
+            return None
+        return self._final_result()
+
+    def _final_result(self) -> DealResult:
+        if self._result is None:
+            self._result = self._build_result()
+        return self._result
+
+    @abstractmethod
+    def _build_result(self) -> DealResult:
+        """The settlement of a finished deal."""
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The stacked deck of this deal, top first (N4)."""
+        return tuple(CARDS[i] for i in self._deck)
+
+    @property
+    def picks(self) -> tuple[Card, ...]:
+        """The chance outcomes of K7/K8 picks so far, in order."""
+        return tuple(CARDS[i] for i in self._picks)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order."""
+        return tuple(self._log)
+
+    @property
+    def talon_size(self) -> int:
+        """Cards left in the talon."""
+        return len(self._talon)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Counted tricks per seat so far."""
+        return tuple(self._won)
+
+    @property
+    def tricks(self) -> tuple[TrickRecord, ...]:
+        """The completed (counted) tricks so far."""
+        return tuple(_trick_record(t) for t in self._tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """The cards on the table: (seat, card) in play order."""
+        return tuple((p >> 6, CARDS[p & 63]) for p in self._trick)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The full hand of ``seat`` (omniscient; bots get views instead)."""
+        return cards_of(self.hands[seat])
+
+    def discards(self, seat: int) -> tuple[Card, ...]:
+        """Cards ``seat`` has put out of play face down (exchanges, K7 discards)."""
+        return cards_of(self._dead[seat])
+
+    def talon(self) -> tuple[Card, ...]:
+        """The talon, top first (omniscient)."""
+        return tuple(CARDS[i] for i in reversed(self._talon))
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act; empty once the deal is over."""
+        if self.phase == Phase.OVER:
+            return ()
+        return self._legal()
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``action`` (by ``seat``, default the seat to act) is legal now."""
+        if self.phase == Phase.OVER or (seat is not None and seat != self.to_act):
+            return False
+        return self._why(action) is None
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) naming
+        the rule if ``action`` by ``seat`` is not legal now; return otherwise."""
+        phase = self.phase.title()
+        if self.phase == Phase.OVER:
+            raise IllegalActionError("deal_over", action=str(action))
+        if seat is not None and seat != self.to_act:
+            if not 0 <= seat < self.n:
+                raise IllegalActionError("bad_seat", seat=seat, players=self.n)
+            raise OutOfTurnError("out_of_turn", seat=seat, action=str(action),
+                                 to_act=self.to_act, phase=phase)
+        why = self._why(action)
+        if why is not None:
+            rule, key, params = why
+            raise IllegalActionError(
+                "illegal", rule=rule, action=str(action), seat=self.to_act, phase=phase,
+                reason=_Reason(key, params),
+            )
+
+    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """Check and apply ``action`` (or its text form); return the events.
+
+        An illegal action raises and leaves the deal unchanged.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self.check(action, seat)
+        events: list[Event] = []
+        self._log.append(action)
+        self._do(action, events)
+        if self._events is not None:
+            self._events.extend(events)
+        return events
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`).
+
+        The fast path: no checks, no events.  Applying an illegal action here
+        corrupts the deal.
+        """
+        self._log.append(action)
+        self._events = None
+        self._do(action, None)
+
+    def events(self, seat: int | None = None, *, omniscient: bool = False) -> list[Event]:
+        """Every event so far, as ``seat`` (or a spectator) saw it.
+
+        ``omniscient`` returns the unredacted events (for records and tests).
+        The log is rebuilt by replay when the fast path was used.
+        """
+        if self._events is None:
+            self._events = self.replayed()._events
+        assert self._events is not None
+        if omniscient:
+            return list(self._events)
+        return [e.seen_by(seat) for e in self._events]
+
+    def replayed(self) -> Self:
+        """A fresh deal replayed from this one's deck, picks and actions."""
+        state: dict[str, Any] = self._initial_state()
+        other = type(self)(self.rules, self.dealer, deck=self._deck, picks=self._picks, **state)
+        for a in self._log:
+            other.apply(a)
+        return other
+
+    def _initial_state(self) -> dict[str, object]:
+        """Keyword state a replay needs (kopilka money)."""
+        return {}
+
+    def copy(self, rng: random.Random | None = None) -> Self:
+        """A cheap independent copy; ``rng`` replaces the chance generator."""
+        other = object.__new__(type(self))
+        other.rules = self.rules
+        other.n = self.n
+        other.dealer = self.dealer
+        other.eldest = self.eldest
+        other.phase = self.phase
+        other.to_act = self.to_act
+        other.hands = self.hands[:]
+        other._deck = self._deck
+        other._talon = self._talon[:]
+        other._dead = self._dead[:]
+        other._log = self._log[:]
+        other._picks = self._picks[:]
+        other._forced = self._forced
+        other._forced_pos = self._forced_pos
+        other._rng = self._rng if rng is None else rng
+        other._result = self._result
+        other._events = None if self._events is None else self._events[:]
+        other._won = self._won[:]
+        other._tricks = self._tricks[:]
+        other._trick = self._trick[:]
+        other._leader = self._leader
+        other._lead_suit = self._lead_suit
+        self._copy_extra(other)
+        return other
+
+    # --- chance ---------------------------------------------------------------
+
+    def _pick(self, options: list[int], what: str) -> int:
+        """K7/K8: a card picked at random from ``options`` (forced or drawn)."""
+        if self._forced_pos < len(self._forced):
+            card = self._forced[self._forced_pos]
+            if card not in options:
+                raise ChanceError(
+                    "chance_invalid", rule="N4", outcome=CARDS[card].code,
+                    choices=" ".join(CARDS[i].code for i in options),
+                )
+            self._forced_pos += 1
+        else:
+            if self._rng is None:
+                if self._forced:
+                    raise ChanceError("chance_exhausted", rule="N4", what=what)
+                self._rng = random.Random()
+            card = options[self._rng.randrange(len(options))]
+        self._picks.append(card)
+        return card
+
+    # --- helpers ------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.rules} dealer={self.dealer} phase={self.phase.name} "
+            f"to_act={self.to_act} actions={len(self._log)}>"
+        )
+
+
+class _Reason:
+    """A rule explanation rendered lazily in the error's language."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, params: dict[str, object]) -> None:
+        self.key = key
+        self.params = params
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def render(self, lang: str) -> str:
+        """The reason in ``lang``."""
+        return tr(self.key, lang, **{k: render_param(v, lang) for k, v in self.params.items()})
+
+
+def _card_index(card: Card | str | int) -> int:
+    if isinstance(card, Card):
+        return card.index
+    if isinstance(card, int):
+        if 0 <= card < 52:
+            return card
+        raise ParseError("bad_card", text=str(card))
+    return parse_card(card).index
+
+
+def _check_deck(rules: Rules, deck: Sequence[Card | str | int] | str) -> tuple[int, ...]:
+    """N4: a stacked deck must hold every card of the table's deck exactly once."""
+    items: Sequence[Card | str | int] = deck.split() if isinstance(deck, str) else deck
+    order = tuple(_card_index(c) for c in items)
+    seen = 0
+    for i in order:
+        bit = 1 << i
+        if seen & bit:
+            raise ChanceError("bad_deck", rule="N4", size=rules.deck_size,
+                              problem=f"{CARDS[i].code} appears twice")
+        seen |= bit
+    if seen != rules.deck_bits:
+        missing = cards_of(rules.deck_bits & ~seen)
+        extra = cards_of(seen & ~rules.deck_bits)
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(c.code for c in missing))
+        if extra:
+            parts.append("not in this deck " + " ".join(c.code for c in extra))
+        raise ChanceError("bad_deck", rule="N4", size=rules.deck_size, problem="; ".join(parts))
+    return order
+
+
+def _trick_record(raw: tuple[int, tuple[int, ...], int, int, bool, int]) -> TrickRecord:
+    leader, packed, winner, suit, privileged, value = raw
+    cards = tuple((p >> 6, CARDS[p & 63]) for p in packed)
+    return TrickRecord(leader, cards, winner, suit, privileged, value)
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Card indices of ``mask`` (low to high); shared by the variant modules."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+add_texts({
+    "result.mushka": ("seat {seat} won the мушка; the deal stopped.",
+                      "игрок {seat} выиграл мушку; сдача остановлена."),
+    "result.all_passed": ("everybody passed.", "все спасовали."),
+    "result.trump": ("tricks {tricks}; records {records}.", "взятки {tricks}; записи {records}."),
+    "result.flush": ("Flush paid to seat {seat}.", "Плата за одномастные карты — игроку {seat}."),
+    "result.kopilka": ("tricks {tricks}; seat {out} went out; money {money}; pot {pot}.",
+                       "взятки {tricks}; первым снёс карты игрок {out}; деньги {money}; касса {pot}."),
+    "result.deadlock": ("tricks {tricks}; deadlock, nobody went out; money {money}; pot {pot}.",
+                        "взятки {tricks}; тупик, никто не вышел; деньги {money}; касса {pot}."),
+})

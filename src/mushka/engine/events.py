@@ -1,0 +1,422 @@
+"""Events: what happened, as frozen values with an audience.
+
+:meth:`mushka.engine.Deal.apply` returns the events an action produced.  An
+event may hold hidden cards (a hand dealt, cards drawn in an exchange, the
+card a taker got in kopilka); :meth:`Event.seen_by` returns the version a
+given seat (or a spectator, ``None``) is allowed to see, with every card he
+may not know replaced by ``None`` (§4 of RULES).  Views, the server and the
+terminal all show events only through :meth:`Event.seen_by`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, ClassVar
+
+from mushka.cards import Card, Suit, format_cards
+from mushka.i18n import add_texts, tr
+
+if TYPE_CHECKING:
+    from mushka.engine.deal import DealResult
+
+Cards = tuple[Card, ...]
+
+
+def _fmt(value: object, lang: str) -> object:
+    """Render one event field for a sentence in ``lang``."""
+    if value is None:
+        return "?"
+    if isinstance(value, Card):
+        return value.display(lang)
+    if isinstance(value, Suit):
+        return value.name_in(lang)
+    if isinstance(value, tuple):
+        if not value:
+            return "—"
+        if all(isinstance(v, Card) for v in value):
+            return format_cards(value, symbols=True, lang=lang)
+        if all(isinstance(v, tuple) and len(v) == 2 for v in value):
+            return " ".join(f"{s}:{_fmt(c, lang)}" for s, c in value)
+        return " ".join(f"{s}:{v}" for s, v in enumerate(value))
+    summary = getattr(value, "summary", None)
+    if callable(summary):
+        return summary(lang)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class of all events.
+
+    A subclass lists in ``_private`` the fields that only its owner (the seat
+    named by ``_owner``) may see; :meth:`seen_by` blanks them for everybody
+    else.  Its sentence is the catalogue entry ``event.<Name>`` (or the one
+    ``_key`` picks) filled with the rendered fields.
+    """
+
+    _private: ClassVar[tuple[str, ...]] = ()
+    _owner: ClassVar[str] = "seat"
+
+    def seen_by(self, viewer: int | None) -> Event:
+        """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+        if not self._private or self._visible_to(viewer):
+            return self
+        return replace(self, **dict.fromkeys(self._private))
+
+    def _visible_to(self, viewer: int | None) -> bool:
+        return viewer is not None and viewer == getattr(self, self._owner)
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for a human, in ``lang``."""
+        params = {f.name: _fmt(getattr(self, f.name), lang) for f in fields(self)}
+        return tr(self._key(), lang, **params)
+
+    def _key(self) -> str:
+        return "event." + type(self).__name__
+
+    @property
+    def name(self) -> str:
+        """The event's type name (used on the wire)."""
+        return type(self).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """N4/C5/K5: five cards to each seat; ``hands[s]`` is ``None`` where hidden."""
+
+    dealer: int
+    hands: tuple[Cards | None, ...]
+    talon: int
+
+    def seen_by(self, viewer: int | None) -> Event:
+        """Each seat sees its own hand only; a spectator sees none."""
+        return replace(self, hands=tuple(h if s == viewer else None for s, h in enumerate(self.hands)))
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for a human, in ``lang``; hands shown only where known."""
+        known = [f"{s}: {_fmt(h, lang)}" for s, h in enumerate(self.hands) if h is not None]
+        if not known:
+            return tr("event.Dealt", lang, dealer=self.dealer, talon=self.talon)
+        return tr("event.Dealt.own", lang, dealer=self.dealer, talon=self.talon, hands="; ".join(known))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedUp(Event):
+    """C5: the card after the hands is turned up; its suit is trump."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Shown(Event):
+    """C22/MI9/MI13: a seat shows a special hand; ``effect`` is what it does."""
+
+    seat: int
+    cards: Cards
+    kind: str  # "flush" (five of a suit) or "privileged_four"
+    effect: str  # "wins_mushka" or "side_payment"
+
+    def _key(self) -> str:
+        return f"event.Shown.{self.kind}.{self.effect}"
+
+
+@dataclass(frozen=True, slots=True)
+class TookTurnup(Event):
+    """C6: the dealer took the turned-up card; ``discard`` is hidden from others."""
+
+    _private = ("discard",)
+
+    seat: int
+    card: Card
+    discard: Card | None
+    open: bool = False
+
+    def _visible_to(self, viewer: int | None) -> bool:
+        return self.open or viewer == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """C7: a seat passes or stands, exchanging ``count`` cards.
+
+    ``discards`` and ``drawn`` are known to the seat only (and to all if his
+    hand is open after showing a flush, MI9).
+    """
+
+    _private = ("discards", "drawn")
+
+    seat: int
+    stand: bool
+    count: int
+    discards: Cards | None = None
+    drawn: Cards | None = None
+    open: bool = False
+
+    def _visible_to(self, viewer: int | None) -> bool:
+        return self.open or viewer == self.seat
+
+    def _key(self) -> str:
+        if not self.stand:
+            return "event.Declared.pass"
+        return "event.Declared.exchange" if self.count else "event.Declared.stand"
+
+
+@dataclass(frozen=True, slots=True)
+class FlushPaid(Event):
+    """MI9-MI12: the best flush of the deal is paid by every other seat."""
+
+    seat: int
+    each: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class MushkaWon(Event):
+    """C22/MI13: a special hand wins the мушка; the deal stops, the partie ends."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllPassed(Event):
+    """C9: everybody passed; nobody scores."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoneTakesAll(Event):
+    """C10: a lone standing player takes all five tricks without play."""
+
+    seat: int
+    tricks: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStarted(Event):
+    """C13/K10: trick play begins; ``leader`` leads, ``players`` take part."""
+
+    leader: int
+    players: tuple[int, ...]
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for a human, in ``lang``."""
+        return tr(self._key(), lang, leader=self.leader, players=", ".join(map(str, self.players)))
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """A card put on the trick (public)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken(Event):
+    """C15/K13: a trick is complete; ``cards`` lists (seat, card) in play order.
+
+    ``suit`` is the led suit (K17), ``privileged`` whether the privileged card
+    took it, ``value`` its worth in kopilka money (K21; 0 elsewhere).
+    """
+
+    seat: int
+    number: int
+    cards: tuple[tuple[int, Card], ...]
+    suit: Suit
+    privileged: bool
+    value: int = 0
+
+    def _key(self) -> str:
+        return "event.TrickTaken.value" if self.value else "event.TrickTaken"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupDeclared(Event):
+    """K6/K7: a seat lays ``count`` cards of one suit face down for the others."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken(Event):
+    """K7/K8: ``taker`` got a card of ``owner``'s group at random.
+
+    Only the taker sees the card (§4); the owner learns which cards left his
+    group from :class:`GroupSettled`, not who took which.
+    """
+
+    _private = ("card",)
+    _owner = "taker"
+
+    taker: int
+    owner: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSettled(Event):
+    """K7 steps 3-4: untaken cards go back; the owner draws replacements.
+
+    ``taken`` and ``drawn`` are known to the owner only.
+    """
+
+    _private = ("taken", "drawn")
+    _owner = "owner"
+
+    owner: int
+    taken: Cards | None
+    returned: int
+    drawn: Cards | None
+    drawn_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    """K7 step 5: a taker discards a card face down (only he sees which)."""
+
+    _private = ("card",)
+
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """K11: a seat drew from the talon; the card is public only if it is played."""
+
+    _private = ("card",)
+
+    seat: int
+    card: Card | None
+    played: bool
+
+    def _visible_to(self, viewer: int | None) -> bool:
+        return self.played or viewer == self.seat
+
+    def _key(self) -> str:
+        return "event.Drew.played" if self.played else "event.Drew.kept"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """K11/K12: a seat passes on a trick; ``penalty`` if he held the led suit."""
+
+    seat: int
+    penalty: int = 0
+
+    def _key(self) -> str:
+        return "event.Passed.penalty" if self.penalty else "event.Passed"
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack(Event):
+    """K15: nobody put a card on the lead; the leader takes it back."""
+
+    seat: int
+    card: Card
+    next_leader: int
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut(Event):
+    """K18: ``seat`` has no cards left and ends the game."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deadlock(Event):
+    """K19: four leads in a row were taken back; the game ends with nobody out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paid(Event):
+    """Money moved: ``amount`` from ``seat`` into the pot (negative: out of it).
+
+    ``reason`` is one of ``ante``, ``renege``, ``remiz``, ``trick``, ``game``, ``pot``.
+    """
+
+    seat: int
+    amount: int
+    reason: str
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for a human, in ``lang``."""
+        key = "event.Paid.in" if self.amount >= 0 else "event.Paid.out"
+        return tr(key, lang, seat=self.seat, amount=abs(self.amount), reason=tr("reason." + self.reason, lang))
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded(Event):
+    """The deal is over; ``result`` is its settlement (public)."""
+
+    result: DealResult
+
+
+add_texts({
+    "event.Dealt": ("Seat {dealer} deals; {talon} cards in the talon.",
+                    "Сдаёт игрок {dealer}; в прикупе {talon} карт."),
+    "event.Dealt.own": ("Seat {dealer} deals; {talon} cards in the talon. Hands: {hands}",
+                        "Сдаёт игрок {dealer}; в прикупе {talon} карт. Карты: {hands}"),
+    "event.TurnedUp": ("The turned-up card is {card}.", "Открыта карта {card}."),
+    "event.Shown.flush.wins_mushka": ("Seat {seat} shows five of a suit {cards} and wins the мушка.",
+                                      "Игрок {seat} открывает пять карт одной масти {cards} и выигрывает мушку."),
+    "event.Shown.flush.side_payment": ("Seat {seat} shows five of a suit {cards}.",
+                                       "Игрок {seat} открывает пять карт одной масти {cards}."),
+    "event.Shown.privileged_four.wins_mushka": (
+        "Seat {seat} shows four of a suit and the privileged card {cards} and wins the мушка.",
+        "Игрок {seat} открывает четыре карты одной масти и преимущественную карту {cards} и выигрывает мушку."),
+    "event.Shown.privileged_four.side_payment": (
+        "Seat {seat} shows four of a suit and the privileged card {cards}.",
+        "Игрок {seat} открывает четыре карты одной масти и преимущественную карту {cards}."),
+    "event.TookTurnup": ("Seat {seat} (dealer) takes {card} and discards {discard}.",
+                         "Игрок {seat} (сдающий) берёт {card} и сбрасывает {discard}."),
+    "event.Declared.pass": ("Seat {seat} passes.", "Игрок {seat}: пас."),
+    "event.Declared.stand": ("Seat {seat} stands pat.", "Игрок {seat} играет без прикупа."),
+    "event.Declared.exchange": ("Seat {seat} stands and exchanges {count}: {discards} for {drawn}.",
+                                "Игрок {seat} играет и прикупает {count}: {discards} на {drawn}."),
+    "event.FlushPaid": ("Seat {seat} is paid {each} by every other player ({total} in all).",
+                        "Игрок {seat} получает по {each} с каждого партнёра (всего {total})."),
+    "event.MushkaWon": ("Seat {seat} wins the мушка: the deal stops and he takes the records.",
+                        "Игрок {seat} выигрывает мушку: сдача остановлена, он берёт записи."),
+    "event.AllPassed": ("Everybody passed.", "Все спасовали."),
+    "event.LoneTakesAll": ("Seat {seat} stands alone and takes all {tricks} tricks.",
+                           "Игрок {seat} играет один и берёт все {tricks} взяток."),
+    "event.PlayStarted": ("Trick play: seat {leader} leads; playing: {players}.",
+                          "Розыгрыш: первым ходит игрок {leader}; играют: {players}."),
+    "event.Played": ("Seat {seat} plays {card}.", "Игрок {seat} кладёт {card}."),
+    "event.TrickTaken": ("Trick {number} ({cards}) to seat {seat}.",
+                         "Взятка {number} ({cards}) — игроку {seat}."),
+    "event.TrickTaken.value": ("Trick {number} in {suit} ({cards}) to seat {seat}, worth {value}.",
+                               "Взятка {number}, {suit} ({cards}) — игроку {seat}, стоит {value}."),
+    "event.GroupDeclared": ("Seat {seat} declares {count} cards of one suit and lays them face down.",
+                            "Игрок {seat} объявляет {count} карты одной масти и кладёт их крапом вверх."),
+    "event.CardTaken": ("Seat {taker} takes a card ({card}) from seat {owner}'s group.",
+                        "Игрок {taker} берёт карту ({card}) у игрока {owner}."),
+    "event.GroupSettled": ("Seat {owner} gets {returned} back and draws {drawn_count} ({drawn}); taken: {taken}.",
+                           "Игроку {owner} возвращено {returned}, он прикупает {drawn_count} ({drawn}); взяты: {taken}."),
+    "event.Discarded": ("Seat {seat} discards a card ({card}).", "Игрок {seat} сбрасывает карту ({card})."),
+    "event.Drew.played": ("Seat {seat} draws {card} and plays it.",
+                          "Игрок {seat} прикупает {card} и кладёт её."),
+    "event.Drew.kept": ("Seat {seat} draws a card ({card}), keeps it and passes.",
+                        "Игрок {seat} прикупает карту ({card}), оставляет её и пасует."),
+    "event.Passed": ("Seat {seat} passes.", "Игрок {seat}: пас."),
+    "event.Passed.penalty": ("Seat {seat} passes holding the suit and pays a remiz of {penalty}.",
+                             "Игрок {seat} пасует, имея масть, и платит ремиз {penalty}."),
+    "event.TakenBack": ("Nobody covered {card}: seat {seat} takes it back; seat {next_leader} leads.",
+                        "На {card} никто не дал карты: игрок {seat} берёт её обратно; ходит игрок {next_leader}."),
+    "event.WentOut": ("Seat {seat} has no cards left.", "Игрок {seat} снёс все карты."),
+    "event.Deadlock": ("Four leads in a row were taken back: the game ends with nobody out.",
+                       "Четыре хода подряд взяты обратно: игра окончена, никто не вышел."),
+    "event.Paid.in": ("Seat {seat} pays {amount} into the pot ({reason}).",
+                      "Игрок {seat} вносит в кассу {amount} ({reason})."),
+    "event.Paid.out": ("Seat {seat} receives {amount} from the pot ({reason}).",
+                       "Игрок {seat} получает из кассы {amount} ({reason})."),
+    "event.DealEnded": ("Deal over: {result}", "Сдача окончена: {result}"),
+    "reason.ante": ("ante", "взнос"),
+    "reason.renege": ("remiz for passing with the suit", "ремиз за пас при масти"),
+    "reason.remiz": ("remiz, no trick", "ремиз, нет взяток"),
+    "reason.trick": ("trick", "взятка"),
+    "reason.game": ("payment after the game", "плата после игры"),
+    "reason.pot": ("the pot", "кассовый остаток"),
+})

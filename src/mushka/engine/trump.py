@@ -1,0 +1,740 @@
+"""Classic мушка and мушка-мистигри: one deal with a trump suit.
+
+The two games share this state machine; they differ only in data of
+:class:`~mushka.rules.Rules` (the privileged card A♠ or K♣, the rank order,
+the remiz and bonus of the privileged card, what a flush does).
+
+A deal runs: the deal and the turned-up trump (N4, C5) → declarations in
+order from the eldest to the dealer, each passing or standing with an
+exchange (прикупка, C6-C8), special hands checked after the deal and after
+each declaration (C22, MI9-MI13) → five tricks among the standing players
+(C13-C15) → the settlement of the records (C17-C18, MI6-MI7).
+
+Hot-path notes: hands are card masks, trick cards are packed ints
+(``seat << 6 | card``), and the winning key of each card is a table lookup,
+so :meth:`TrumpDeal.apply_unchecked` allocates almost nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Final, overload
+
+from mushka.cards import CARDS, SUIT_MASKS, Suit, cards_of
+from mushka.engine.actions import PASS, TAKES, Action, Kind, plays_of, stand_mask
+from mushka.engine.deal import Deal, DealResult, Phase
+from mushka.engine.events import (
+    AllPassed,
+    DealEnded,
+    Dealt,
+    Declared,
+    Event,
+    FlushPaid,
+    LoneTakesAll,
+    MushkaWon,
+    Played,
+    PlayStarted,
+    Shown,
+    TookTurnup,
+    TrickTaken,
+    TurnedUp,
+)
+from mushka.engine.views import DealView
+
+UNDECIDED: Final = 0
+PASSED: Final = 1
+STOOD: Final = 2
+TRICKS_PER_DEAL: Final = 5
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_PLAY_KIND: Final = Kind.PLAY
+
+Why = tuple[str, str, dict[str, object]] | None
+
+
+class TrumpDeal(Deal):
+    """One deal of classic мушка or мушка-мистигри."""
+
+    __slots__ = (
+        "_best_card",
+        "_best_key",
+        "_best_seat",
+        "_cands",
+        "_decl",
+        "_exch",
+        "_final",
+        "_flush_seat",
+        "_ktab",
+        "_ktabs",
+        "_next",
+        "_open",
+        "_order",
+        "_priv",
+        "_priv_bit",
+        "_priv_holder",
+        "_side",
+        "_stood_before_dealer",
+        "_took",
+        "_trump_mask",
+        "trump",
+        "turnup",
+    )
+
+    turnup: int
+    trump: int
+    _trump_mask: int
+    _priv: int
+    _priv_bit: int
+    _ktabs: tuple[tuple[int, ...], ...]
+    _ktab: tuple[int, ...]
+    _decl: list[int]
+    _exch: list[int]
+    _took: bool
+    _open: int
+    _cands: list[tuple[tuple[int, int, int], int]]
+    _order: list[int]
+    _next: list[int]
+    _priv_holder: int
+    _best_key: int
+    _best_seat: int
+    _best_card: int
+    _stood_before_dealer: int
+    _side: list[int]
+    _flush_seat: int
+    _final: tuple[bool, int, int]
+
+    # --- setup --------------------------------------------------------------
+
+    def _setup(self, state: dict[str, object]) -> None:
+        if state:
+            raise TypeError(f"unexpected deal state {sorted(state)}")
+        rules = self.rules
+        n = self.n
+        deck = self._deck
+        hands = [0] * n
+        # N4: one card at a time from the eldest, round the table.
+        for i in range(5 * n):
+            hands[(self.eldest + i) % n] |= 1 << deck[i]
+        self.hands = hands
+        self.turnup = deck[5 * n]
+        self.trump = self.turnup // 13
+        self._trump_mask = SUIT_MASKS[self.trump]
+        self._talon = list(reversed(deck[5 * n + 1:]))
+        self._dead = [0] * n
+        priv = rules.privileged.index
+        self._priv = priv
+        self._priv_bit = 1 << priv
+        tables = rules.cache.get(("keys", self.trump))
+        if tables is None:
+            tables = rules.cache[("keys", self.trump)] = _key_tables(
+                rules.strength, self.trump, priv, rules.privileged_beats_trumps)
+        self._ktabs = tables  # type: ignore[assignment]
+        self._ktab = self._ktabs[0]
+        self._decl = [UNDECIDED] * n
+        self._exch = [-1] * n
+        self._took = False
+        self._open = 0
+        self._cands = []
+        self._order = []
+        self._next = []
+        self._priv_holder = -1
+        self._best_key = -1
+        self._best_seat = -1
+        self._best_card = -1
+        self._stood_before_dealer = 0
+        self._side = [0] * n
+        self._flush_seat = -1
+        self._final = (False, -1, -1)
+        self.phase = Phase.DECLARE
+        self.to_act = self.eldest
+        ev = self._events
+        if ev is not None:
+            ev.append(Dealt(self.dealer, tuple(cards_of(h) for h in hands), len(self._talon)))
+            ev.append(TurnedUp(CARDS[self.turnup]))
+        # C22/MI9/MI13: hands are checked right after the deal, from the eldest.
+        found = []
+        for k in range(n):
+            seat = (self.eldest + k) % n
+            hit = self._special(seat)
+            if hit is not None:
+                found.append(hit)
+        if found:
+            self._show(found, ev)
+
+    # --- special hands (C22, MI9-MI13) --------------------------------------------
+
+    def _special(self, seat: int) -> tuple[str, str, tuple[int, int, int], int] | None:
+        """The special hand of ``seat``: (effect, kind, score, seat) or ``None``.
+
+        ``score`` orders competing hands: suit (MI10), card points (MI11), then
+        the earlier seat from the eldest.
+        """
+        hand = self.hands[seat]
+        # Quick exit: a special hand has at least four cards of one suit.
+        if (
+            (hand & 0x1FFF).bit_count() < 4
+            and (hand & 0x3FFE000).bit_count() < 4
+            and (hand & 0x7FFC000000).bit_count() < 4
+            and (hand >> 39).bit_count() < 4
+        ):
+            return None
+        rules = self.rules
+        kind = ""
+        suit = -1
+        if hand & self._priv_bit:
+            rest = hand ^ self._priv_bit
+            for s in range(4):
+                if rest & ~SUIT_MASKS[s] == 0:
+                    # MI13: four of a suit and the privileged card as the fifth,
+                    # including five of the privileged card's own suit.
+                    kind, suit = "privileged_four", s
+                    break
+        if not kind:
+            for s in range(4):
+                if hand & ~SUIT_MASKS[s] == 0:
+                    kind, suit = "flush", s
+                    break
+        if not kind:
+            return None
+        effect = rules.four_mode if kind == "privileged_four" else rules.flush
+        if effect == "none":
+            return None
+        points = sum(CARDS[i].rank.points for i in _bits(hand))
+        rel = (seat - self.eldest) % self.n
+        return effect, kind, (suit, points, -rel), seat
+
+    def _show(self, found: list[tuple[str, str, tuple[int, int, int], int]],
+              ev: list[Event] | None) -> None:
+        """Show special hands; stop the deal if one wins the мушка (C22, MI13)."""
+        if ev is not None:
+            for effect, kind, _, seat in found:
+                ev.append(Shown(seat, cards_of(self.hands[seat]), kind, effect))
+        winners = [(score, seat) for effect, _, score, seat in found if effect == "wins_mushka"]
+        if winners:
+            # MI13 takes precedence over MI9 in the same deal; best hand wins.
+            self._finish_mushka(max(winners)[1], ev)
+            return
+        for _, _, score, seat in found:
+            self._open |= 1 << seat
+            self._cands.append((score, seat))
+
+    def _finish_mushka(self, seat: int, ev: list[Event] | None) -> None:
+        # C21: the stopped deal scores nothing; the partie settles the records.
+        self._final = (False, -1, seat)
+        self.phase = Phase.OVER
+        self.to_act = -1
+        if ev is not None:
+            ev.append(MushkaWon(seat))
+            ev.append(DealEnded(self._final_result()))
+
+    # --- legal actions ------------------------------------------------------------
+
+    def _legal(self) -> Sequence[Action]:
+        if self.phase == Phase.PLAY:
+            return plays_of(self._play_mask(self.to_act)[0])
+        return self._declare_choices()
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act; empty once the deal is over."""
+        phase = self.phase
+        if phase is not _PLAY:
+            return () if phase is _OVER else self._declare_choices()
+        hand = self.hands[self.to_act]
+        if not self._trick:
+            return plays_of(hand)
+        if not self.rules.plain_play:
+            return plays_of(self._play_mask(self.to_act)[0])
+        # C14 with the default options, inlined: follow, else trump, else anything.
+        legal = hand & SUIT_MASKS[self._lead_suit]
+        if not legal:
+            legal = hand & self._trump_mask or hand
+        if self.rules.privileged_free_play:
+            legal |= hand & self._priv_bit
+        return plays_of(legal)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action taken from :meth:`legal_actions` (no checks, no events)."""
+        self._log.append(action)
+        self._events = None
+        if action.kind is _PLAY_KIND:
+            self._play(action.mask, None)
+        else:
+            self._do(action, None)
+
+    def _declare_choices(self) -> _DeclareChoices:
+        seat = self.to_act
+        rules = self.rules
+        hand = self.hands[seat]
+        head: tuple[Action, ...] = (PASS,) if self._why_pass(seat) is None else ()
+        limit = min(rules.max_exchange, len(self._talon))
+        cards = []
+        rest = hand
+        while rest:
+            low = rest & -rest
+            cards.append(low.bit_length() - 1)
+            rest ^= low
+        banned = -1
+        if not rules.can_discard_privileged and hand & self._priv_bit:
+            banned = cards.index(self._priv)
+        tail: tuple[Action, ...] = ()
+        if seat == self.dealer and not self._took and rules.dealer_takes_turnup:
+            tail = tuple(TAKES[c] for k, c in enumerate(cards) if k != banned)
+        return _DeclareChoices(head, tuple(cards), _subsets(len(cards), limit, banned), tail)
+
+    def _why_pass(self, seat: int) -> Why:
+        rules = self.rules
+        if seat == self.dealer and self._took:
+            return "C6", "why.took_turnup_must_play", {}
+        if rules.privileged_must_play and self.hands[seat] & self._priv_bit:
+            return "MI8", "why.privileged_no_pass", {"card": rules.privileged}
+        if (
+            seat == self.dealer
+            and rules.lone_player == "dealer_must_play"
+            and self._stood_before_dealer == 1
+        ):
+            return "C10", "why.dealer_must_play", {}
+        return None
+
+    def _why(self, action: Action) -> Why:
+        kind = action.kind
+        seat = self.to_act
+        hand = self.hands[seat]
+        rules = self.rules
+        if self.phase == Phase.DECLARE:
+            if kind is Kind.PASS:
+                return self._why_pass(seat)
+            if kind is Kind.STAND:
+                if action.mask & ~hand:
+                    return "C7", "why.not_your_card", {"card": cards_of(action.mask & ~hand)[0]}
+                limit = min(rules.max_exchange, len(self._talon))
+                if action.mask.bit_count() > limit:
+                    return "C8", "why.exchange_too_many", {
+                        "limit": limit, "talon": len(self._talon), "max": rules.max_exchange}
+                if action.mask & self._priv_bit and not rules.can_discard_privileged:
+                    return "MI5", "why.no_discard_privileged", {"card": rules.privileged}
+                return None
+            if kind is Kind.TAKE:
+                if not rules.dealer_takes_turnup:
+                    return "C6", "why.take_option_off", {}
+                if seat != self.dealer or self._took:
+                    return "C6", "why.take_not_allowed", {}
+                if action.mask & ~hand:
+                    return "C6", "why.not_your_card", {"card": action.card}
+                if action.mask & self._priv_bit and not rules.can_discard_privileged:
+                    return "MI5", "why.no_discard_privileged", {"card": rules.privileged}
+                return None
+            return "C7", "why.wrong_phase", {"kind": kind.name.lower(), "phase": Phase.DECLARE}
+        if kind is not Kind.PLAY:
+            return "C13", "why.wrong_phase", {"kind": kind.name.lower(), "phase": Phase.PLAY}
+        if action.mask & ~hand:
+            return "C13", "why.not_your_card", {"card": action.card}
+        mask, why = self._play_mask(seat)
+        if action.mask & mask:
+            return None
+        return why
+
+    def _play_mask(self, seat: int) -> tuple[int, Why]:
+        """C14: the cards ``seat`` may play now, and the restriction that applied."""
+        hand = self.hands[seat]
+        if not self._trick:
+            return hand, None
+        rules = self.rules
+        lead = self._lead_suit
+        legal = hand
+        why: Why = None
+        follow = hand & SUIT_MASKS[lead]
+        trumps = hand & self._trump_mask
+        if follow and rules.must_follow:
+            legal = follow
+            why = "C14", "why.must_follow", {"suit": Suit(lead)}
+        elif not follow:
+            if rules.must_overtrump and trumps:
+                keys = self._ktab
+                top = max((keys[p & 63] for p in self._trick if (p & 63) // 13 == self.trump),
+                          default=-1)
+                higher = 0
+                for c in _bits(trumps):
+                    if top >= 0 and keys[c] > top:
+                        higher |= 1 << c
+                if higher:
+                    legal = higher
+                    why = "C14", "why.must_overtrump", {}
+            if legal == hand and trumps and rules.must_trump_if_void:
+                legal = trumps
+                why = ("MI4" if lead == self._priv // 13 and self._trick_has_priv_lead() else "C14",
+                       "why.must_trump", {"suit": Suit(lead)})
+        if rules.must_head_trick:
+            winners = 0
+            for c in _bits(legal):
+                if self._key(c) > self._best_key:
+                    winners |= 1 << c
+            if winners and winners != legal:
+                legal = winners
+                why = "C14", "why.must_head", {}
+        if rules.privileged_free_play and hand & self._priv_bit:
+            # C12: the privileged card stays playable after every restriction.
+            legal |= self._priv_bit
+        return legal, why
+
+    def _trick_has_priv_lead(self) -> bool:
+        return bool(self._trick) and (self._trick[0] & 63) == self._priv
+
+    def _key(self, card: int) -> int:
+        """C15: the card's strength in the current trick (higher wins)."""
+        return self._ktab[card]
+
+    # --- applying actions -----------------------------------------------------
+
+    def _do(self, action: Action, ev: list[Event] | None) -> None:
+        kind = action.kind
+        if kind is Kind.PLAY:
+            self._play(action.mask, ev)
+        elif kind is Kind.STAND:
+            self._stand(action.mask, ev)
+        elif kind is Kind.PASS:
+            seat = self.to_act
+            self._decl[seat] = PASSED
+            if ev is not None:
+                ev.append(Declared(seat, False, 0))
+            self._next_declarer(ev)
+        else:  # TAKE
+            seat = self.to_act
+            self.hands[seat] ^= action.mask | 1 << self.turnup
+            self._dead[seat] |= action.mask
+            self._took = True
+            if ev is not None:
+                ev.append(TookTurnup(seat, CARDS[self.turnup], action.card,
+                                     bool(self._open >> seat & 1)))
+
+    def _stand(self, mask: int, ev: list[Event] | None) -> None:
+        seat = self.to_act
+        hand = self.hands[seat] ^ mask
+        k = mask.bit_count()
+        drawn = 0
+        talon = self._talon
+        for _ in range(k):
+            drawn |= 1 << talon.pop()
+        self.hands[seat] = hand | drawn
+        self._dead[seat] |= mask
+        self._decl[seat] = STOOD
+        self._exch[seat] = k
+        if seat != self.dealer:
+            self._stood_before_dealer += 1
+        if ev is not None:
+            ev.append(Declared(seat, True, k, cards_of(mask), cards_of(drawn),
+                               bool(self._open >> seat & 1)))
+        if k or (seat == self.dealer and self._took):
+            # C22/MI12: checked after the declaration that changed the hand.
+            hit = self._special(seat)
+            if hit is not None:
+                self._show([hit], ev)
+                if self.phase == Phase.OVER:
+                    return
+        self._next_declarer(ev)
+
+    def _next_declarer(self, ev: list[Event] | None) -> None:
+        seat = self.to_act
+        if seat != self.dealer:
+            self.to_act = (seat + 1) % self.n
+            return
+        self._end_declarations(ev)
+
+    def _end_declarations(self, ev: list[Event] | None) -> None:
+        n = self.n
+        side = [0] * n
+        flush_seat = -1
+        if self._cands:
+            # MI10-MI12: only the best flush is paid, once, by every other seat.
+            flush_seat = max(self._cands)[1]
+            pay = self.rules.flush_payment
+            for s in range(n):
+                side[s] = pay * (n - 1) if s == flush_seat else -pay
+            if ev is not None:
+                ev.append(FlushPaid(flush_seat, pay, pay * (n - 1)))
+        self._side = side
+        self._flush_seat = flush_seat
+        decl = self._decl
+        order = [s for s in range(self.eldest, n) if decl[s] == STOOD]
+        order += [s for s in range(self.eldest) if decl[s] == STOOD]
+        self._order = order
+        nxt = self._next = [-1] * n
+        for i, s in enumerate(order):
+            nxt[s] = order[(i + 1) % len(order)]
+            # MI5: "held" the privileged card = had it when trick play began.
+            if self.hands[s] & self._priv_bit:
+                self._priv_holder = s
+        if not order:
+            self._settle(ev, all_passed=True)
+        elif len(order) == 1:
+            # C10: a lone player takes all five tricks without play.
+            lone = order[0]
+            self._won[lone] = TRICKS_PER_DEAL
+            if ev is not None:
+                ev.append(LoneTakesAll(lone, TRICKS_PER_DEAL))
+            self._settle(ev, lone=lone)
+        else:
+            self.phase = Phase.PLAY
+            self.to_act = order[0]
+            if ev is not None:
+                ev.append(PlayStarted(order[0], tuple(order)))
+
+    def _play(self, bit: int, ev: list[Event] | None) -> None:
+        seat = self.to_act
+        card = bit.bit_length() - 1
+        self.hands[seat] ^= bit
+        trick = self._trick
+        if trick:
+            key = self._ktab[card]
+            if key > self._best_key:
+                self._best_key = key
+                self._best_seat = seat
+                self._best_card = card
+        else:
+            self._leader = seat
+            self._lead_suit = card // 13
+            self._ktab = self._ktabs[card // 13]
+            self._best_key = self._ktab[card]
+            self._best_seat = seat
+            self._best_card = card
+        trick.append(seat << 6 | card)
+        if ev is not None:
+            ev.append(Played(seat, CARDS[card]))
+        if len(trick) < len(self._order):
+            self.to_act = self._next[seat]
+            return
+        # C15: the trick is complete.
+        winner = self._best_seat
+        self._won[winner] += 1
+        lead = self._lead_suit
+        by_priv = self._best_card == self._priv
+        self._tricks.append((self._leader, tuple(trick), winner, lead, by_priv, 0))
+        self._trick = []
+        if ev is not None:
+            ev.append(TrickTaken(winner, len(self._tricks),
+                                 tuple((p >> 6, CARDS[p & 63]) for p in trick),
+                                 Suit(lead), by_priv))
+        if len(self._tricks) == TRICKS_PER_DEAL:
+            self._settle(ev)
+        else:
+            self.to_act = winner
+
+    def _settle(self, ev: list[Event] | None, *, all_passed: bool = False, lone: int = -1) -> None:
+        """End the deal; the result itself is built on demand (fast path)."""
+        self._final = (all_passed, lone, -1)
+        self.phase = Phase.OVER
+        self.to_act = -1
+        if ev is not None:
+            if all_passed:
+                ev.append(AllPassed())
+            ev.append(DealEnded(self._final_result()))
+
+    def _build_result(self) -> DealResult:
+        """C17-C19, MI6-MI7: each standing player's record changes."""
+        rules = self.rules
+        n = self.n
+        all_passed, lone, mushka = self._final
+        zeros = (0,) * n
+        standing = tuple(d == STOOD for d in self._decl)
+        if mushka >= 0:
+            return DealResult(
+                variant=rules.variant, dealer=self.dealer, tricks=zeros, standing=standing,
+                record_delta=zeros, remiz=zeros, bonus=zeros, side=zeros, mushka=mushka,
+            )
+        delta = [0] * n
+        remiz = [0] * n
+        bonus = [0] * n
+        holder = self._priv_holder
+        for s in self._order:
+            tricks = self._won[s]
+            if tricks == 0:
+                remiz[s] = rules.effective_privileged_remiz if s == holder else rules.remiz
+                delta[s] = remiz[s]
+            else:
+                if s == holder:
+                    bonus[s] = rules.privileged_bonus
+                delta[s] = -tricks * rules.trick_value - bonus[s]
+        flush_seat = self._flush_seat
+        return DealResult(
+            variant=rules.variant, dealer=self.dealer, tricks=tuple(self._won),
+            standing=standing, record_delta=tuple(delta),
+            remiz=tuple(remiz), bonus=tuple(bonus), side=tuple(self._side),
+            flush_seat=None if flush_seat < 0 else flush_seat, all_passed=all_passed,
+            lone=None if lone < 0 else lone, privileged_holder=None if holder < 0 else holder,
+            trick_log=self.tricks,
+        )
+
+    # --- copying and views -----------------------------------------------------
+
+    def _copy_extra(self, other: TrumpDeal) -> None:
+        other.turnup = self.turnup
+        other.trump = self.trump
+        other._trump_mask = self._trump_mask
+        other._priv = self._priv
+        other._priv_bit = self._priv_bit
+        other._ktabs = self._ktabs
+        other._ktab = self._ktab
+        other._decl = self._decl[:]
+        other._exch = self._exch[:]
+        other._took = self._took
+        other._open = self._open
+        other._cands = self._cands[:]
+        other._order = self._order
+        other._next = self._next
+        other._priv_holder = self._priv_holder
+        other._best_key = self._best_key
+        other._best_seat = self._best_seat
+        other._best_card = self._best_card
+        other._stood_before_dealer = self._stood_before_dealer
+        other._side = self._side
+        other._flush_seat = self._flush_seat
+        other._final = self._final
+
+    def view(self, seat: int | None = None) -> DealView:
+        """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
+        n = self.n
+        mine = seat is not None
+        legal: tuple[Action, ...] = ()
+        if mine and seat == self.to_act and self.phase != Phase.OVER:
+            legal = tuple(self._legal())
+        # MI9: a shown flush stays public; C22: so does the hand that won the мушка.
+        shown = self._open | (1 << self._final[2] if self._final[2] >= 0 else 0)
+        open_hands = tuple(
+            cards_of(self.hands[s]) if shown >> s & 1 else None for s in range(n)
+        )
+        names = {UNDECIDED: None, PASSED: "pass", STOOD: "stand"}
+        return DealView(
+            rules=self.rules, seat=seat, dealer=self.dealer, phase=self.phase,
+            to_act=None if self.to_act < 0 else self.to_act,
+            hand=cards_of(self.hands[seat]) if seat is not None else (),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            talon_size=len(self._talon),
+            discard_counts=tuple(d.bit_count() for d in self._dead),
+            own_discards=cards_of(self._dead[seat]) if seat is not None else (),
+            legal=legal,
+            events=tuple(self.events(seat)),
+            trick=self.current_trick,
+            leader=self._trick[0] >> 6 if self._trick else (
+                self.to_act if self.phase == Phase.PLAY else None),
+            tricks_won=tuple(self._won),
+            tricks=self.tricks,
+            open_hands=open_hands,
+            result=self.result,
+            turnup=CARDS[self.turnup],
+            trump=Suit(self.trump),
+            turnup_taken=self._took,
+            declarations=tuple(names[d] for d in self._decl),
+            exchanged=tuple(self._exch),
+            playing=tuple(self._order),
+        )
+
+
+class _DeclareChoices(Sequence[Action]):
+    """C6-C8: the declaration choices of one seat, built lazily.
+
+    A hand of five offers up to 32 exchanges; a random player needs only one
+    of them, so items are made on demand (STYLE 3: no per-action churn).
+    Order: pass (if allowed), every stand from pat to the largest exchange,
+    then the dealer's takes.
+    """
+
+    __slots__ = ("_cards", "_head", "_subsets", "_tail")
+
+    def __init__(self, head: tuple[Action, ...], cards: tuple[int, ...],
+                 subsets: tuple[int, ...], tail: tuple[Action, ...]) -> None:
+        self._head = head
+        self._cards = cards
+        self._subsets = subsets
+        self._tail = tail
+
+    def __len__(self) -> int:
+        return len(self._head) + len(self._subsets) + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        h = len(self._head)
+        if 0 <= index < h:
+            return self._head[index]
+        index -= h
+        if 0 <= index < len(self._subsets):
+            pos = self._subsets[index]
+            mask = 0
+            cards = self._cards
+            k = 0
+            while pos:
+                if pos & 1:
+                    mask |= 1 << cards[k]
+                pos >>= 1
+                k += 1
+            return stand_mask(mask)
+        index -= len(self._subsets)
+        if 0 <= index < len(self._tail):
+            return self._tail[index]
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __contains__(self, value: object) -> bool:
+        return any(a == value for a in self)
+
+
+_SUBSET_CACHE: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def _subsets(size: int, limit: int, banned: int) -> tuple[int, ...]:
+    """Position masks of the exchanges allowed: at most ``limit`` cards, never
+    position ``banned``; ordered by size, then by position mask."""
+    key = (size, limit, banned)
+    found = _SUBSET_CACHE.get(key)
+    if found is None:
+        masks = [
+            m for m in range(1 << size)
+            if m.bit_count() <= limit and not (banned >= 0 and m >> banned & 1)
+        ]
+        masks.sort(key=lambda m: (m.bit_count(), m))
+        found = _SUBSET_CACHE[key] = tuple(masks)
+    return found
+
+
+def _key_tables(strength: tuple[int, ...], trump: int, priv: int,
+                beats_trumps: bool) -> tuple[tuple[int, ...], ...]:
+    """C12/C15/MI4: the trick key of every card, one table per led suit.
+
+    A card of the led suit is 100 + rank, another plain card 0, a trump
+    200 + rank; the privileged card is 150 (above every led-suit card, below
+    every trump), 400 with ``privileged_beats_trumps``, and simply the top
+    trump (300) when its own suit is trumps.  The highest key wins (C15).
+    """
+    tables = []
+    for lead in range(4):
+        keys = [0] * 52
+        for c in range(52):
+            if strength[c] < 0:
+                continue
+            if c // 13 == trump:
+                keys[c] = 200 + strength[c]
+            elif c // 13 == lead:
+                keys[c] = 100 + strength[c]
+        if priv // 13 == trump:
+            keys[priv] = 300
+        else:
+            keys[priv] = 400 if beats_trumps else 150
+        tables.append(tuple(keys))
+    return tuple(tables)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

@@ -1,0 +1,82 @@
+"""The one exception family of mushka.
+
+Every error is a :class:`ValueError` subclass carrying a message *code*, its
+parameters and, where a rule is broken, the rule id of RULES (``MI8``).  The
+English text is ``str(error)``; :meth:`MushkaError.message` renders it in
+Russian as well, so that every user interface can show the reason in the
+player's language.
+"""
+
+from __future__ import annotations
+
+from mushka.i18n import tr
+
+
+class MushkaError(ValueError):
+    """Base class: something given to mushka was wrong; nothing was changed."""
+
+    code: str
+    rule: str | None
+    params: dict[str, object]
+
+    def __init__(self, code: str, *, rule: str | None = None, **params: object) -> None:
+        self.code = code
+        self.rule = rule
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str = "en") -> str:
+        """The full message in ``lang`` (``en`` or ``ru``), rule id first if any."""
+        params = {k: render_param(v, lang) for k, v in self.params.items()}
+        text = tr(f"error.{self.code}", lang, **params)
+        if self.rule:
+            return f"{self.rule}: {text}"
+        return text
+
+    def to_dict(self, lang: str = "en") -> dict[str, object]:
+        """A JSON-ready description for machines (used by the CLI and the server)."""
+        return {
+            "error": type(self).__name__,
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message(lang),
+            "params": {k: str(v) for k, v in self.params.items()},
+        }
+
+
+class ParseError(MushkaError):
+    """A text form (card, action, option value, record) could not be read."""
+
+
+class OptionsError(MushkaError):
+    """Unknown option, bad option value, or an impossible combination of them."""
+
+
+class IllegalActionError(MushkaError):
+    """An action that the rules do not allow in this position."""
+
+
+class OutOfTurnError(IllegalActionError):
+    """An action by a seat whose turn it is not."""
+
+
+class RecordError(MushkaError):
+    """A game record that is malformed or does not replay."""
+
+
+class ChanceError(MushkaError):
+    """A forced chance outcome (stacked deck, K7 pick) that is impossible here."""
+
+
+def render_param(value: object, lang: str) -> object:
+    """Parameters that know their own translation render in ``lang``."""
+    render = getattr(value, "render", None)
+    if callable(render):
+        return render(lang)
+    display = getattr(value, "display", None)
+    if callable(display):
+        return display(lang)
+    name_in = getattr(value, "name_in", None)
+    if callable(name_in):
+        return name_in(lang)
+    return value

@@ -1,0 +1,476 @@
+"""The game above the deal: a partie (classic, mistigri) or a kopilka session.
+
+* :class:`Partie` (партия, C16-C22): every record starts at ``initial_record``
+  and is written off towards zero deal after deal, the deal passing round the
+  table (C4); the partie ends after the deal in which a record reaches zero,
+  or at once when a special hand wins the мушка (C22, MI13).  The winner takes
+  the records (C21); flush side payments (MI9) are money as well.
+* :class:`Session` (K3-K4, K23): four games of kopilka with the pot; the
+  player who went out first in game 4 takes what is left.
+
+Both are :class:`Game` objects with the same API as a deal (``legal_actions``,
+``apply``, ``view`` …) that steps from one deal to the next by itself; the
+deck of each new deal is a chance outcome, forced (``decks=``) or shuffled
+from the game's seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from mushka.cards import Card
+from mushka.engine import Action, Deal, DealResult, DealView, Event, new_deal
+from mushka.engine.events import Paid
+from mushka.engine.kopilka import KopilkaDeal
+from mushka.errors import IllegalActionError
+from mushka.i18n import add_texts, tr
+from mushka.rules.model import Rules
+
+DeckSpec = Sequence[Card | str | int] | str
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted(Event):
+    """A new deal of the game begins: its number (from 1) and dealer."""
+
+    number: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordsWritten(Event):
+    """C17-C18: the records after a deal (partie only)."""
+
+    records: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """The partie or session is over: the winner and each seat's money."""
+
+    winner: int | None
+    money: tuple[int, ...]
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for a human, in ``lang`` (money with signs)."""
+        money = " ".join(f"{s}:{m:+d}" for s, m in enumerate(self.money))
+        if self.winner is None:
+            return tr("event.GameEnded.shared", lang, money=money)
+        return tr("event.GameEnded", lang, winner=self.winner, money=money)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a partie or session ended."""
+
+    winner: int | None
+    """C20/K23: the winner (``None`` if a kopilka pot was shared, K23)."""
+    money: tuple[int, ...]
+    """Each seat's money at the end (sums to zero)."""
+    records: tuple[int, ...] = ()
+    """C20: the records at the end of a partie (before the settlement)."""
+    settlement: tuple[int, ...] = ()
+    """C21 / K23: the final payments (partie records taken, or the pot)."""
+    side: tuple[int, ...] = ()
+    """MI9: the side account of flush payments."""
+    deals: int = 0
+    ended_by_mushka: bool = False
+    """C22/MI13: a special hand ended the partie."""
+    truncated: bool = False
+    """The partie hit the caller's ``max_deals`` safety limit (not a rule)."""
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "winner": self.winner, "money": list(self.money), "records": list(self.records),
+            "settlement": list(self.settlement), "side": list(self.side), "deals": self.deals,
+            "ended_by_mushka": self.ended_by_mushka, "truncated": self.truncated,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """One seat's view of the whole game: the current deal and the score sheet."""
+
+    deal: DealView
+    number: int
+    """The current deal's number, from 1."""
+    history: tuple[DealResult, ...]
+    """Results of the finished deals (public)."""
+    money: tuple[int, ...]
+    records: tuple[int, ...] = ()
+    side: tuple[int, ...] = ()
+    pot: int = 0
+    games: int = 0
+    """Kopilka: games in a session (K4)."""
+    result: GameResult | None = None
+    events: tuple[Event, ...] = field(default=(), repr=False)
+    """Game-level events seen so far (deal starts, records, the end)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The viewer."""
+        return self.deal.seat
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.result is not None
+
+    def to_json(self, lang: str = "en") -> dict[str, object]:
+        """A JSON-ready dict for clients."""
+        return {
+            "deal": self.deal.to_json(lang), "number": self.number,
+            "history": [r.to_json() for r in self.history], "money": list(self.money),
+            "records": list(self.records), "side": list(self.side), "pot": self.pot,
+            "games": self.games,
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+class Game(ABC):
+    """A partie or a session: deals in a row, driven through one API."""
+
+    rules: Rules
+    n: int
+    deal: Deal
+    finished: list[Deal]
+    first_dealer: int
+    _rng: random.Random
+    _decks: list[DeckSpec]
+    _picks: list[list[Card | str | int]]
+    _result: GameResult | None
+    _record_events: bool
+    _game_events: list[tuple[int, Event]]
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        rng: random.Random | int | None = None,
+        first_dealer: int | None = None,
+        decks: Sequence[DeckSpec] = (),
+        picks: Sequence[Sequence[Card | str | int]] = (),
+        record_events: bool = True,
+    ) -> None:
+        """Start a game.  ``first_dealer`` is drawn by lot unless given (C4);
+        ``decks`` and ``picks`` force the chance outcomes of the deals in order."""
+        self.rules = rules
+        self.n = rules.players
+        self._rng = random.Random(rng) if not isinstance(rng, random.Random) else rng
+        if first_dealer is None:
+            first_dealer = self._rng.randrange(self.n)  # C4: the first dealer by lot
+        if not 0 <= first_dealer < self.n:
+            raise IllegalActionError("bad_seat", seat=first_dealer, players=self.n)
+        self.first_dealer = first_dealer
+        self._decks = list(decks)
+        self._picks = [list(p) for p in picks]
+        self._result = None
+        self._record_events = record_events
+        self._game_events = []
+        self.finished = []
+        self._start()
+        self.deal = self._new_deal(first_dealer)
+        self._advance()
+
+    # --- hooks -------------------------------------------------------------------
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Set up the score sheet."""
+
+    @abstractmethod
+    def _deal_state(self) -> dict[str, object]:
+        """Keyword state for the next deal (kopilka money)."""
+
+    @abstractmethod
+    def _after_deal(self, result: DealResult) -> int | None:
+        """Score a finished deal; return the next dealer, or ``None`` if the game ended."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> GameView:
+        """What ``seat`` (or a spectator) may know of the game."""
+
+    @property
+    @abstractmethod
+    def money(self) -> tuple[int, ...]:
+        """Each seat's money so far."""
+
+    # --- driving ---------------------------------------------------------------------
+
+    def _new_deal(self, dealer: int) -> Deal:
+        index = len(self.finished)
+        deck = self._decks[index] if index < len(self._decks) else None
+        picks = self._picks[index] if index < len(self._picks) else ()
+        deal = new_deal(self.rules, dealer, deck=deck, rng=self._rng, picks=picks,
+                        record_events=self._record_events, **self._deal_state())
+        self._game_events.append((index, DealStarted(index + 1, dealer)))
+        return deal
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._result is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the game ended, once it has."""
+        return self._result
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act (-1 when the game is over)."""
+        return -1 if self._result is not None else self.deal.to_act
+
+    @property
+    def deals(self) -> list[Deal]:
+        """Every deal so far, finished ones first, the current one last."""
+        return [*self.finished, self.deal] if self.finished[-1:] != [self.deal] else self.finished
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act."""
+        return () if self._result is not None else self.deal.legal_actions()
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``action`` by ``seat`` is legal now."""
+        return self._result is None and self.deal.is_legal(action, seat)
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise naming the rule if ``action`` by ``seat`` is not legal now."""
+        if self._result is not None:
+            raise IllegalActionError("game_over", action=str(action))
+        self.deal.check(action, seat)
+
+    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """Check and apply an action; return the deal's and the game's events."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self.check(action, seat)
+        events = self.deal.apply(action, seat)
+        if self.deal.is_over:
+            before = len(self._game_events)
+            self._advance()
+            events.extend(e for _, e in self._game_events[before:])
+        return events
+
+    def apply_unchecked(self, action: Action) -> None:
+        """The fast path: apply an action taken from :meth:`legal_actions`."""
+        deal = self.deal
+        deal.apply_unchecked(action)
+        if deal.is_over:
+            self._advance()
+
+    def _advance(self) -> None:
+        # A new deal can end at once (C22: a мушка shown right after the deal).
+        while self.deal.is_over and self._result is None:
+            result = self.deal.result
+            assert result is not None
+            self.finished.append(self.deal)
+            nxt = self._after_deal(result)
+            if nxt is not None:
+                self.deal = self._new_deal(nxt)
+
+    def game_events(self) -> list[Event]:
+        """The game-level events so far (public)."""
+        return [e for _, e in self._game_events]
+
+    def copy(self, rng: random.Random | None = None) -> Self:
+        """An independent copy (deals copied cheaply, finished deals shared)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.deal = self.deal.copy(rng)
+        other.finished = self.finished[:]
+        other._game_events = self._game_events[:]
+        other._rng = rng if rng is not None else random.Random(self._rng.random())
+        self._copy_sheet(other)
+        return other
+
+    @abstractmethod
+    def _copy_sheet(self, other: Self) -> None:
+        """Copy the mutable score sheet into ``other``."""
+
+    def _finish(self, result: GameResult) -> None:
+        self._result = result
+        self._game_events.append((len(self.finished), GameEnded(result.winner, result.money)))
+
+
+class Partie(Game):
+    """A partie of classic мушка or мушка-мистигри (C16-C22)."""
+
+    records: list[int]
+    side: list[int]
+    max_deals: int | None
+
+    def __init__(self, rules: Rules, *, max_deals: int | None = None, **kwargs: Any) -> None:
+        """Start a partie; ``max_deals`` is an optional safety limit for
+        simulations (no rule limits the length of a partie)."""
+        if not rules.has_trumps:
+            raise TypeError("a partie is played in classic or mistigri; use Session for kopilka")
+        self.max_deals = max_deals
+        super().__init__(rules, **kwargs)
+
+    def _start(self) -> None:
+        self.records = [self.rules.initial_record] * self.n  # C16
+        self.side = [0] * self.n
+
+    def _deal_state(self) -> dict[str, object]:
+        return {}
+
+    def _copy_sheet(self, other: Partie) -> None:
+        other.records = self.records[:]
+        other.side = self.side[:]
+
+    @property
+    def money(self) -> tuple[int, ...]:
+        """Side payments so far, plus the settlement once the partie is over."""
+        if self._result is not None:
+            return self._result.money
+        return tuple(self.side)
+
+    def _after_deal(self, result: DealResult) -> int | None:
+        n = self.n
+        eldest = (result.dealer + 1) % n
+        if result.mushka is not None:
+            # C21/C22/MI13: the stopped deal scores nothing; its holder wins.
+            self._settle(result.mushka, by_mushka=True)
+            return None
+        for s in range(n):
+            self.records[s] += result.record_delta[s]
+            self.side[s] += result.side[s]
+        self._game_events.append((len(self.finished) - 1, RecordsWritten(tuple(self.records))))
+        if min(self.records) <= 0:
+            # C20: the lowest record wins; ties go to the earlier seat from the eldest.
+            winner = min(range(n), key=lambda s: (self.records[s], (s - eldest) % n))
+            self._settle(winner)
+            return None
+        if self.max_deals is not None and len(self.finished) >= self.max_deals:
+            winner = min(range(n), key=lambda s: (self.records[s], (s - eldest) % n))
+            self._settle(winner, truncated=True)
+            return None
+        if result.all_passed and self.rules.all_pass == "same_dealer":
+            return result.dealer  # C9 option: the same dealer deals again
+        return (result.dealer + 1) % n  # C4
+
+    def _settle(self, winner: int, *, by_mushka: bool = False, truncated: bool = False) -> None:
+        """C21: every other player pays the winner his positive record times the stake."""
+        n = self.n
+        pay = [0] * n
+        for s in range(n):
+            if s != winner and self.records[s] > 0:
+                amount = self.records[s] * self.rules.stake
+                pay[s] -= amount
+                pay[winner] += amount
+        money = tuple(self.side[s] + pay[s] for s in range(n))
+        self._finish(GameResult(
+            winner=winner, money=money, records=tuple(self.records), settlement=tuple(pay),
+            side=tuple(self.side), deals=len(self.finished), ended_by_mushka=by_mushka,
+            truncated=truncated,
+        ))
+
+    def view(self, seat: int | None = None) -> GameView:
+        """The current deal as ``seat`` sees it, with the records (public)."""
+        return GameView(
+            deal=self.deal.view(seat), number=len(self.finished) + (0 if self.is_over else 1),
+            history=tuple(d.result for d in self.finished if d.result is not None),
+            money=self.money, records=tuple(self.records), side=tuple(self.side),
+            result=self._result, events=tuple(self.game_events()),
+        )
+
+
+class Session(Game):
+    """A session of мушка-копилка: four games with the pot (K3-K4, K22-K24)."""
+
+    pot: int
+    balances: list[int]
+    games: int = 4
+
+    def __init__(self, rules: Rules, **kwargs: Any) -> None:
+        """Start a session: every player pays the ante into the pot (K3)."""
+        if rules.has_trumps:
+            raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
+        super().__init__(rules, **kwargs)
+
+    def _start(self) -> None:
+        ante = self.rules.ante
+        self.balances = [-ante] * self.n  # K3, K24: paying in lowers a balance
+        self.pot = ante * self.n
+        for s in range(self.n):
+            self._game_events.append((0, Paid(s, ante, "ante")))
+
+    def _deal_state(self) -> dict[str, object]:
+        return {"pot": self.pot, "balances": list(self.balances)}
+
+    def _copy_sheet(self, other: Session) -> None:
+        other.balances = self.balances[:]
+
+    @property
+    def money(self) -> tuple[int, ...]:
+        """Each seat's balance now (K24: balances plus the pot sum to zero)."""
+        deal = self.deal
+        if self._result is None and isinstance(deal, KopilkaDeal):
+            return tuple(deal.balances)
+        return tuple(self.balances)
+
+    @property
+    def current_pot(self) -> int:
+        """The pot now, including payments made during the current game."""
+        deal = self.deal
+        if self._result is None and isinstance(deal, KopilkaDeal):
+            return deal.pot
+        return self.pot
+
+    def _after_deal(self, result: DealResult) -> int | None:
+        deal = self.deal
+        assert isinstance(deal, KopilkaDeal)
+        self.pot = deal.pot
+        self.balances = list(deal.balances)
+        if len(self.finished) < self.games:
+            return (result.dealer + 1) % self.n  # K4: each player deals once
+        # K23: the player out first in game 4 takes the pot; a deadlock shares it.
+        pay = [0] * self.n
+        winner = result.out
+        if winner is not None:
+            pay[winner] = self.pot
+        else:
+            share, rest = divmod(self.pot, self.n)
+            eldest = (result.dealer + 1) % self.n
+            for k in range(self.n):
+                pay[(eldest + k) % self.n] = share + (1 if k < rest else 0)
+        for s in range(self.n):
+            if pay[s]:
+                self.balances[s] += pay[s]
+                self._game_events.append((len(self.finished) - 1, Paid(s, -pay[s], "pot")))
+        self.pot = 0
+        self._finish(GameResult(winner=winner, money=tuple(self.balances),
+                                settlement=tuple(pay), deals=len(self.finished)))
+        return None
+
+    def view(self, seat: int | None = None) -> GameView:
+        """The current game as ``seat`` sees it, with the pot and balances (public)."""
+        return GameView(
+            deal=self.deal.view(seat), number=len(self.finished) + (0 if self.is_over else 1),
+            history=tuple(d.result for d in self.finished if d.result is not None),
+            money=self.money, pot=self.current_pot, games=self.games, result=self._result,
+            events=tuple(self.game_events()),
+        )
+
+
+def new_game(rules: Rules, **kwargs: Any) -> Game:
+    """A :class:`Partie` or a :class:`Session`, as the variant of ``rules`` plays."""
+    if rules.has_trumps:
+        return Partie(rules, **kwargs)
+    return Session(rules, **kwargs)
+
+
+add_texts({
+    "event.DealStarted": ("Deal {number}: seat {dealer} deals.", "Сдача {number}: сдаёт игрок {dealer}."),
+    "event.RecordsWritten": ("Records: {records}.", "Записи: {records}."),
+    "event.GameEnded": ("Game over: seat {winner} wins; money {money}.",
+                        "Игра окончена: выиграл игрок {winner}; деньги {money}."),
+    "event.GameEnded.shared": ("Game over: the pot is shared; money {money}.",
+                               "Игра окончена: касса поделена; деньги {money}."),
+})

@@ -1,0 +1,318 @@
+"""The game-record format (JSON, schema-versioned) and its replay.
+
+A record holds everything needed to rebuild a game exactly (STYLE 6): the
+variant, the players, every option (explicitly, so that later changes of a
+default cannot change an old game), the seats, the first dealer and, per deal,
+the stacked deck (N4), the chance picks of kopilka (K7) and every action in
+the text notation of :mod:`mushka.engine.actions`.  See ``docs/records.md``.
+
+:func:`replay` rebuilds the game (or the single deal) from a record, checking
+every action; a broken record raises :class:`~mushka.errors.RecordError`
+naming the deal, the action and the rule, and returns nothing half-built.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, TypeVar
+
+from mushka.cards import Card, parse_cards
+from mushka.engine import Action, Deal, new_deal
+from mushka.errors import MushkaError, RecordError
+from mushka.match import Game, new_game
+from mushka.rules.model import Rules
+from mushka.rules.variants import find_variant
+
+FORMAT: Final = "mushka-record"
+VERSION: Final = 1
+"""The current record version; readers refuse newer versions."""
+
+Level = Literal["game", "deal"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal of a record: dealer, stacked deck, chance picks, actions."""
+
+    dealer: int
+    deck: tuple[Card, ...]
+    actions: tuple[Action, ...]
+    picks: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON form: cards and actions as text."""
+        out: dict[str, object] = {
+            "dealer": self.dealer,
+            "deck": " ".join(c.code for c in self.deck),
+            "actions": [str(a) for a in self.actions],
+        }
+        if self.picks:
+            out["picks"] = " ".join(c.code for c in self.picks)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A game (partie or kopilka session) or a single deal, replayable."""
+
+    variant: str
+    players: int
+    options: Mapping[str, str]
+    deals: tuple[DealRecord, ...]
+    level: Level = "game"
+    first_dealer: int = 0
+    seats: tuple[str, ...] = ()
+    result: Mapping[str, Any] | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def rules(self) -> Rules:
+        """The record's rules (raises :class:`RecordError` if they are invalid)."""
+        try:
+            return Rules.make(self.variant, self.players, **dict(self.options))
+        except MushkaError as exc:
+            raise RecordError("record_syntax", problem=exc.message("en")) from None
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of the record."""
+        out: dict[str, object] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "level": self.level,
+            "first_dealer": self.first_dealer,
+            "seats": list(self.seats),
+            "deals": [d.to_json() for d in self.deals],
+        }
+        if self.result is not None:
+            out["result"] = dict(self.result)
+        if self.meta:
+            out["meta"] = dict(self.meta)
+        return out
+
+    def dumps(self, *, indent: int | None = 1) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """Read a record from JSON text (see :meth:`from_json`)."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError("record_syntax", problem=f"not JSON: {exc}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: object) -> Record:
+        """Read and validate a record object; raises :class:`RecordError`."""
+        if not isinstance(data, dict):
+            raise RecordError("record_syntax", problem="a record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError("record_syntax", problem=f"'format' must be {FORMAT!r}")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise RecordError("record_syntax", problem="'version' must be a whole number")
+        if version > VERSION or version < 1:
+            raise RecordError("record_syntax",
+                              problem=f"version {version} is not supported (this reader knows 1-{VERSION})")
+        variant = _get(data, "variant", str)
+        try:
+            variant = find_variant(variant).name
+        except MushkaError as exc:
+            raise RecordError("record_syntax", problem=exc.message("en")) from None
+        players = _get(data, "players", int)
+        options = data.get("options", {})
+        if not isinstance(options, dict) or not all(
+            isinstance(k, str) and isinstance(v, (str, int, bool)) for k, v in options.items()
+        ):
+            raise RecordError("record_syntax", problem="'options' must map names to text values")
+        level = data.get("level", "game")
+        if level not in ("game", "deal"):
+            raise RecordError("record_syntax", problem="'level' must be 'game' or 'deal'")
+        first_dealer = data.get("first_dealer", 0)
+        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool):
+            raise RecordError("record_syntax", problem="'first_dealer' must be a seat number")
+        seats = data.get("seats", [])
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise RecordError("record_syntax", problem="'seats' must be a list of names")
+        raw_deals = data.get("deals")
+        if not isinstance(raw_deals, list) or not raw_deals:
+            raise RecordError("record_syntax", problem="'deals' must be a non-empty list")
+        deals = tuple(_deal_from_json(i, d) for i, d in enumerate(raw_deals, 1))
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("record_syntax", problem="'result' must be an object")
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise RecordError("record_syntax", problem="'meta' must be an object")
+        return cls(
+            variant=variant, players=players,
+            options={k: _option_text(v) for k, v in options.items()},
+            deals=deals, level=level, first_dealer=first_dealer, seats=tuple(seats),
+            result=result, meta=meta,
+        )
+
+
+def _option_text(value: str | int | bool) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _get(data: Mapping[str, object], key: str, kind: type) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError("record_syntax", problem=f"{key!r} is missing or not a {kind.__name__}")
+    return value
+
+
+def _deal_from_json(number: int, data: object) -> DealRecord:
+    if not isinstance(data, dict):
+        raise RecordError("record_syntax", problem=f"deal {number} is not an object")
+    dealer = data.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise RecordError("record_syntax", problem=f"deal {number}: 'dealer' must be a seat number")
+    try:
+        deck = _cards(data.get("deck"))
+        picks = _cards(data.get("picks", ""))
+    except MushkaError as exc:
+        raise RecordError("record_syntax", problem=f"deal {number}: {exc.message('en')}") from None
+    raw = data.get("actions", [])
+    if isinstance(raw, str):
+        raw = [a.strip() for a in raw.split(";") if a.strip()]
+    if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+        raise RecordError("record_syntax", problem=f"deal {number}: 'actions' must be a list of text")
+    actions = []
+    for i, text in enumerate(raw, 1):
+        try:
+            actions.append(Action.parse(text))
+        except MushkaError as exc:
+            raise RecordError("record_action", deal=number, index=i, action=text,
+                              problem=exc.message("en")) from None
+    return DealRecord(dealer=dealer, deck=deck, actions=tuple(actions), picks=picks)
+
+
+def _cards(value: object) -> tuple[Card, ...]:
+    if isinstance(value, list):
+        value = " ".join(str(v) for v in value)
+    if not isinstance(value, str):
+        raise RecordError("record_syntax", problem="cards must be text such as 'AS KH 7D'")
+    return parse_cards(value)
+
+
+# --- building records ----------------------------------------------------------
+
+
+def record_of_deal(deal: Deal, *, seats: Sequence[str] = (), meta: Mapping[str, Any] | None = None) -> Record:
+    """A record of one deal (finished or not)."""
+    result = deal.result
+    return Record(
+        variant=deal.rules.variant, players=deal.rules.players,
+        options=deal.rules.options_text(), level="deal", first_dealer=deal.dealer,
+        seats=tuple(seats), deals=(_deal_record(deal),),
+        result=None if result is None else {"deals": [result.to_json()]},
+        meta=dict(meta or {}),
+    )
+
+
+def record_of_game(game: Game, *, seats: Sequence[str] = (), meta: Mapping[str, Any] | None = None) -> Record:
+    """A record of a partie or session (finished or in progress)."""
+    deals = tuple(_deal_record(d) for d in game.deals)
+    result = None
+    if game.result is not None:
+        result = {
+            "game": game.result.to_json(),
+            "deals": [d.result.to_json() for d in game.finished if d.result is not None],
+        }
+    return Record(
+        variant=game.rules.variant, players=game.rules.players, options=game.rules.options_text(),
+        level="game", first_dealer=game.first_dealer, seats=tuple(seats), deals=deals,
+        result=result, meta=dict(meta or {}),
+    )
+
+
+def _deal_record(deal: Deal) -> DealRecord:
+    return DealRecord(dealer=deal.dealer, deck=deal.deck, actions=deal.actions, picks=deal.picks)
+
+
+# --- replay -------------------------------------------------------------------------
+
+
+def replay(record: Record) -> Game | Deal:
+    """Rebuild the game (or deal) of ``record``, checking every action.
+
+    Returns a :class:`~mushka.match.Game` for game records and a
+    :class:`~mushka.engine.Deal` for deal records.  Raises
+    :class:`RecordError` naming the deal, the action and the rule.
+    """
+    rules = record.rules()
+    if record.level == "deal":
+        if len(record.deals) != 1:
+            raise RecordError("record_syntax", problem="a deal record holds exactly one deal")
+        d = record.deals[0]
+        deal = _make(lambda: new_deal(rules, d.dealer, deck=d.deck, picks=d.picks), 1)
+        _apply_all(deal, d, 1)
+        _check_result(record, [deal], None)
+        return deal
+    game = _make(lambda: new_game(
+        rules, first_dealer=record.first_dealer,
+        decks=[d.deck for d in record.deals], picks=[d.picks for d in record.deals]), 1)
+    for number, d in enumerate(record.deals, 1):
+        current = len(game.finished) + (0 if game.is_over else 1)
+        if game.is_over or current != number:
+            raise RecordError("record_syntax",
+                              problem=f"deal {number} is listed but the game had already "
+                                      f"{'ended' if game.is_over else 'moved on'}")
+        if game.deal.dealer != d.dealer:
+            raise RecordError("record_syntax",
+                              problem=f"deal {number}: dealer {d.dealer} listed, "
+                                      f"but seat {game.deal.dealer} deals (C4)")
+        deal = game.deal
+        _apply_all(game, d, number)
+        if number < len(record.deals) and not deal.is_over:
+            raise RecordError("record_syntax",
+                              problem=f"deal {number} ends before the deal is over")
+    _check_result(record, game.finished, game)
+    return game
+
+
+def _make(build: Callable[[], T], number: int) -> T:
+    try:
+        return build()
+    except MushkaError as exc:
+        raise RecordError("record_action", deal=number, index=0, action="(deal)",
+                          problem=exc.message("en")) from None
+
+
+def _apply_all(target: Game | Deal, d: DealRecord, number: int) -> None:
+    for i, action in enumerate(d.actions, 1):
+        over = target.is_over if isinstance(target, Deal) else (
+            target.is_over or len(target.finished) + 1 != number)
+        if over:
+            raise RecordError("record_action", deal=number, index=i, action=str(action),
+                              problem="the deal is already over")
+        try:
+            target.apply(action)
+        except MushkaError as exc:
+            raise RecordError("record_action", rule=exc.rule, deal=number, index=i,
+                              action=str(action), problem=exc.message("en")) from None
+
+
+def _check_result(record: Record, deals: Sequence[Deal], game: Game | None) -> None:
+    """A stored result must agree with the replay (else the record was edited)."""
+    stored = record.result
+    if not stored:
+        return
+    if "deals" in stored:
+        replayed = [d.result.to_json() for d in deals if d.result is not None]
+        if stored["deals"] != replayed:
+            raise RecordError("record_mismatch", problem="per-deal results differ")
+    if "game" in stored and game is not None and (
+        game.result is None or stored["game"] != game.result.to_json()
+    ):
+        raise RecordError("record_mismatch", problem="the game result differs")

@@ -1,0 +1,74 @@
+"""The three variants as named presets, found by English or Russian name.
+
+=========  ===========================  ===========================================
+name       Russian                      what it is
+=========  ===========================  ===========================================
+classic    обычная (каноническая) мушка  the base game: trumps, A♠ is the мушка
+mistigri   мушка-мистигри               K♣ is the privileged card, ace below jack
+kopilka    мушка-копилка                4 players, no trumps, a money pot, 4 deals
+=========  ===========================  ===========================================
+
+A variant is metadata only; its defaults live with each option in
+:mod:`mushka.rules.options`, and the few behaviours that data cannot express
+are hooks of the deal classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from mushka.cards import Card
+from mushka.errors import OptionsError
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A variant's name, aliases, titles, table sizes and privileged card."""
+
+    name: str
+    aliases: tuple[str, ...]
+    title_en: str
+    title_ru: str
+    players: tuple[int, ...]
+    default_players: int
+    privileged: Card
+    rule_prefix: str
+
+    def title(self, lang: str = "en") -> str:
+        """The variant's title in ``lang``."""
+        return self.title_ru if lang == "ru" else self.title_en
+
+
+VARIANTS: Final[dict[str, Variant]] = {
+    "classic": Variant(
+        "classic", ("classic", "обычная", "каноническая", "мушка", "mouche", "loo"),
+        "Classic Mushka", "Обычная мушка", (3, 4, 5, 6, 7), 4, Card("AS"), "C",
+    ),
+    "mistigri": Variant(
+        "mistigri", ("mistigri", "мистигри", "мушка-мистигри"),
+        "Mushka-mistigri", "Мушка-мистигри", (3, 4, 5, 6, 7), 4, Card("KC"), "MI",
+    ),
+    "kopilka": Variant(
+        "kopilka", ("kopilka", "копилка", "мушка-копилка"),
+        "Mushka-kopilka", "Мушка-копилка", (4,), 4, Card("AS"), "K",
+    ),
+}
+"""The variants by canonical name."""
+
+_ALIASES: Final[dict[str, str]] = {
+    alias.casefold(): v.name for v in VARIANTS.values() for alias in v.aliases
+}
+
+
+def find_variant(name: str) -> Variant:
+    """The variant called ``name`` in English or Russian, any case.
+
+    Raises :class:`OptionsError` listing the known names otherwise.
+    """
+    key = name.strip().casefold().replace("_", "-")
+    found = _ALIASES.get(key)
+    if found is None:
+        known = ", ".join(f"{v.name}/{v.aliases[1]}" for v in VARIANTS.values())
+        raise OptionsError("unknown_variant", name=name, known=known)
+    return VARIANTS[found]
