@@ -393,8 +393,10 @@ add_texts({
                             "Игрок {seat} объявляет {count} карты одной масти и кладёт их крапом вверх."),
     "event.CardTaken": ("Seat {taker} takes a card ({card}) from seat {owner}'s group.",
                         "Игрок {taker} берёт карту ({card}) у игрока {owner}."),
-    "event.GroupSettled": ("Seat {owner} gets {returned} back and draws {drawn_count} ({drawn}); taken: {taken}.",
-                           "Игроку {owner} возвращено {returned}, он прикупает {drawn_count} ({drawn}); взяты: {taken}."),
+    "event.GroupSettled": (
+        "Seat {owner} gets {returned} back and draws {drawn_count} ({drawn}); taken: {taken}.",
+        "Игроку {owner} возвращено {returned}, он прикупает {drawn_count} ({drawn}); взяты: {taken}.",
+    ),
     "event.Discarded": ("Seat {seat} discards a card ({card}).", "Игрок {seat} сбрасывает карту ({card})."),
     "event.Drew.played": ("Seat {seat} draws {card} and plays it.",
                           "Игрок {seat} прикупает {card} и кладёт её."),
