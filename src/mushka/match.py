@@ -141,6 +141,7 @@ class Game(ABC):
     finished: list[Deal]
     first_dealer: int
     _rng: random.Random
+    _chance_seed: int
     _decks: list[DeckSpec]
     _picks: list[list[Card | str | int]]
     _result: GameResult | None
@@ -162,6 +163,11 @@ class Game(ABC):
         self.rules = rules
         self.n = rules.players
         self._rng = random.Random(rng) if not isinstance(rng, random.Random) else rng
+        # Each deal draws its chance (deck, K7 picks) from its own generator,
+        # seeded from this one and the deal's number, so that deal i of two
+        # games with the same seed is the same whatever was played before:
+        # duplicate tournaments replay the same cards with the seats permuted.
+        self._chance_seed = self._rng.getrandbits(64)
         if first_dealer is None:
             first_dealer = self._rng.randrange(self.n)  # C4: the first dealer by lot
         if not 0 <= first_dealer < self.n:
@@ -206,7 +212,8 @@ class Game(ABC):
         index = len(self.finished)
         deck = self._decks[index] if index < len(self._decks) else None
         picks = self._picks[index] if index < len(self._picks) else ()
-        deal = new_deal(self.rules, dealer, deck=deck, rng=self._rng, picks=picks,
+        chance = random.Random(self._chance_seed * 1_000_003 + index)
+        deal = new_deal(self.rules, dealer, deck=deck, rng=chance, picks=picks,
                         record_events=self._record_events, **self._deal_state())
         self._game_events.append((index, DealStarted(index + 1, dealer)))
         return deal
@@ -285,7 +292,10 @@ class Game(ABC):
         other.deal = self.deal.copy(rng)
         other.finished = self.finished[:]
         other._game_events = self._game_events[:]
-        other._rng = rng if rng is not None else random.Random(self._rng.random())
+        if rng is not None:
+            # A new generator means new chance for the deals still to come.
+            other._rng = rng
+            other._chance_seed = rng.getrandbits(64)
         self._copy_sheet(other)
         return other
 
