@@ -40,7 +40,8 @@ class MushkaError(ValueError):
             "code": self.code,
             "rule": self.rule,
             "message": self.message(lang),
-            "params": {k: str(v) for k, v in self.params.items()},
+            # Rendered like the message: a suit or a phase reads as a word, not a number.
+            "params": {k: str(render_param(v, lang)) for k, v in self.params.items()},
         }
 
 

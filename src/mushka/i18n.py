@@ -29,8 +29,8 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
         "{text!r} names the same card twice", "в {text!r} одна карта названа дважды",
     ),
     "error.bad_deck": (
-        "N4: the stacked deck must list each of the {size} cards exactly once; {problem}",
-        "N4: подобранная колода должна перечислять каждую из {size} карт ровно один раз; {problem}",
+        "the stacked deck must list each of the {size} cards exactly once; {problem}",
+        "подобранная колода должна перечислять каждую из {size} карт ровно один раз; {problem}",
     ),
     # --- options -------------------------------------------------------------
     "error.unknown_variant": (
@@ -46,6 +46,10 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "error.bad_option_value": (
         "option {name}={value!r}: {problem}", "настройка {name}={value!r}: {problem}",
+    ),
+    "error.reserved_option": (
+        "{name!r} is not an option: the {name} is given once, apart from the options",
+        "{name!r} — не настройка: {name} задаётся один раз, отдельно от настроек",
     ),
     "error.bad_option_syntax": (
         "{text!r} is not of the form name=value", "{text!r} не имеет вид имя=значение",
@@ -84,12 +88,12 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
         "места {seat} нет за столом на {players} игроков",
     ),
     "error.chance_exhausted": (
-        "N4: the forced chance outcomes ran out ({what})",
-        "N4: заданные исходы случая закончились ({what})",
+        "the forced chance outcomes ran out ({what})",
+        "заданные исходы случая закончились ({what})",
     ),
     "error.chance_invalid": (
-        "N4: forced outcome {outcome} is impossible here (choices: {choices})",
-        "N4: заданный исход {outcome} здесь невозможен (варианты: {choices})",
+        "forced outcome {outcome} is impossible here (choices: {choices})",
+        "заданный исход {outcome} здесь невозможен (варианты: {choices})",
     ),
     # --- records -------------------------------------------------------------
     "error.record_syntax": ("record: {problem}", "запись партии: {problem}"),
@@ -106,7 +110,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
         "the card {card} is not in the hand", "карты {card} нет на руке",
     ),
     "why.wrong_phase": (
-        "a {kind} action is not possible while {phase}",
+        "a {kind} action is not possible during {phase}",
         "ход вида {kind} невозможен в фазе «{phase}»",
     ),
     "why.privileged_no_pass": (

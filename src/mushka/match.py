@@ -170,7 +170,7 @@ class Game(ABC):
         self._chance_seed = self._rng.getrandbits(64)
         if first_dealer is None:
             first_dealer = self._rng.randrange(self.n)  # C4: the first dealer by lot
-        if not 0 <= first_dealer < self.n:
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.n:
             raise IllegalActionError("bad_seat", seat=first_dealer, players=self.n)
         self.first_dealer = first_dealer
         self._decks = list(decks)
@@ -242,11 +242,11 @@ class Game(ABC):
         """The legal actions of the seat to act."""
         return () if self._result is not None else self.deal.legal_actions()
 
-    def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        """Whether ``action`` by ``seat`` is legal now."""
+    def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+        """Whether ``action`` (or its text form) by ``seat`` is legal now."""
         return self._result is None and self.deal.is_legal(action, seat)
 
-    def check(self, action: Action, seat: int | None = None) -> None:
+    def check(self, action: Action | str, seat: int | None = None) -> None:
         """Raise naming the rule if ``action`` by ``seat`` is not legal now."""
         if self._result is not None:
             raise IllegalActionError("game_over", action=str(action))

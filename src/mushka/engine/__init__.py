@@ -9,6 +9,7 @@ from mushka.cards import Card
 from mushka.engine.actions import Action, Kind
 from mushka.engine.deal import Deal, DealResult, Phase, TrickRecord
 from mushka.engine.events import Event
+from mushka.engine.stacking import Stack, stack_deck, unstack_deck
 from mushka.engine.views import DealView
 from mushka.rules.model import Rules
 
@@ -39,6 +40,9 @@ __all__ = [
     "Event",
     "Kind",
     "Phase",
+    "Stack",
     "TrickRecord",
     "new_deal",
+    "stack_deck",
+    "unstack_deck",
 ]

@@ -64,6 +64,10 @@ class Phase(IntEnum):
         """The phase's name in ``lang``."""
         return tr(self.key, lang)
 
+    def name_in(self, lang: str = "en") -> str:
+        """The phase's name in ``lang`` (how error messages render a phase)."""
+        return tr(self.key, lang)
+
 
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
@@ -226,12 +230,13 @@ class Deal(ABC):
         ``deck`` stacks the deck (N4: all cards, top first, as cards, codes or
         one space-separated string); otherwise it is shuffled with ``rng`` (a
         :class:`random.Random` or a seed).  ``picks`` forces the outcomes of
-        the random picks of kopilka (K7) in order.  ``record_events=False``
+        the random picks of kopilka (K7) in order (cards, codes or one
+        space-separated string).  ``record_events=False``
         skips building the event log (the fast path rebuilds it on demand by
         replay, see :meth:`events`).  Extra keyword ``state`` is
         variant-specific (the pot and balances of a kopilka game).
         """
-        if not 0 <= dealer < rules.players:
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
             raise MushkaError("bad_seat", seat=dealer, players=rules.players)
         self.rules = rules
         self.n = rules.players
@@ -246,6 +251,10 @@ class Deal(ABC):
             self._deck = tuple(order)
         else:
             self._deck = _check_deck(rules, deck)
+        # Like ``deck``, the picks may be one space-separated string ("8H 7H 9H");
+        # a string is a sequence too, and must not be read letter by letter.
+        if isinstance(picks, str):
+            picks = picks.split()
         self._forced = tuple(_card_index(p) for p in picks)
         self._forced_pos = 0
         self._picks = []
@@ -362,23 +371,35 @@ class Deal(ABC):
             return ()
         return self._legal()
 
-    def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        """Whether ``action`` (by ``seat``, default the seat to act) is legal now."""
+    def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+        """Whether ``action`` (or its text form; by ``seat``, default the seat to
+        act) is legal now.  Text that is not an action is not legal."""
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except ParseError:
+                return False
         if self.phase == Phase.OVER or (seat is not None and seat != self.to_act):
             return False
         return self._why(action) is None
 
-    def check(self, action: Action, seat: int | None = None) -> None:
+    def check(self, action: Action | str, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) naming
-        the rule if ``action`` by ``seat`` is not legal now; return otherwise."""
-        phase = self.phase.title()
-        if self.phase == Phase.OVER:
+        the rule if ``action`` by ``seat`` is not legal now; return otherwise.
+        Text is read as by :meth:`apply` (:class:`ParseError` if it is no action)."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        # The phase itself, not its English title, so that the message renders
+        # in the language it is shown in (MushkaError.message).
+        phase = self.phase
+        if phase == Phase.OVER:
             raise IllegalActionError("deal_over", action=str(action))
         if seat is not None and seat != self.to_act:
             if not 0 <= seat < self.n:
                 raise IllegalActionError("bad_seat", seat=seat, players=self.n)
-            raise OutOfTurnError("out_of_turn", seat=seat, action=str(action),
-                                 to_act=self.to_act, phase=phase)
+            # §4: a refusal names the rule; here the rule that sets the order of turns.
+            raise OutOfTurnError("out_of_turn", rule=self._turn_rule(), seat=seat,
+                                 action=str(action), to_act=self.to_act, phase=phase)
         why = self._why(action)
         if why is not None:
             rule, key, params = why
@@ -386,6 +407,14 @@ class Deal(ABC):
                 "illegal", rule=rule, action=str(action), seat=self.to_act, phase=phase,
                 reason=_Reason(key, params),
             )
+
+    def _turn_rule(self) -> str:
+        """The rule that says whose turn it is in the current phase."""
+        if self.phase == Phase.DECLARE:
+            return "C7"  # C7: each player in turn, from the eldest to the dealer
+        if self.phase == Phase.REDISTRIBUTE:
+            return "K7"  # K7 step 5: the takers discard in playing order
+        return "C13" if self.rules.has_trumps else "K11"
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Check and apply ``action`` (or its text form); return the events.
@@ -437,6 +466,12 @@ class Deal(ABC):
         """Keyword state a replay needs (kopilka money)."""
         return {}
 
+    @property
+    def initial_state(self) -> dict[str, object]:
+        """The keyword state this deal started from (``new_deal(..., **state)``):
+        empty for classic and mistigri, the pot and balances for kopilka."""
+        return self._initial_state()
+
     def copy(self, rng: random.Random | None = None) -> Self:
         """A cheap independent copy; ``rng`` replaces the chance generator."""
         other = object.__new__(type(self))
@@ -454,6 +489,11 @@ class Deal(ABC):
         other._picks = self._picks[:]
         other._forced = self._forced
         other._forced_pos = self._forced_pos
+        if rng is None and self._rng is not None and self._chance_pending():
+            # §4/STYLE 3: a copy must not draw from the original's generator,
+            # or playing the copy would change the original's chance (K7 picks).
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
         other._rng = self._rng if rng is None else rng
         other._result = self._result
         other._events = None if self._events is None else self._events[:]
@@ -464,6 +504,16 @@ class Deal(ABC):
         other._lead_suit = self._lead_suit
         self._copy_extra(other)
         return other
+
+    def _chance_pending(self) -> bool:
+        """Whether chance outcomes may still be drawn in this deal (after the deck)."""
+        return False
+
+    def _check_viewer(self, seat: int | None) -> None:
+        """A view is for a seat of this table or a spectator; never index a hand blindly."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.n):
+            raise MushkaError("bad_seat", seat=seat, players=self.n)
 
     # --- chance ---------------------------------------------------------------
 

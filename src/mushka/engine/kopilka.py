@@ -134,6 +134,10 @@ class KopilkaDeal(Deal):
     def _initial_state(self) -> dict[str, object]:
         return {"pot": self._start_pot, "balances": list(self._start_bal)}
 
+    def _chance_pending(self) -> bool:
+        # K7/K8: picks happen only while groups are being shared out.
+        return self.phase == Phase.REDISTRIBUTE
+
     # --- redistribution (K6-K8) ------------------------------------------------
 
     def _redistribute(self, ev: list[Event] | None) -> None:
@@ -426,6 +430,7 @@ class KopilkaDeal(Deal):
 
     def view(self, seat: int | None = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
+        self._check_viewer(seat)
         mine = seat is not None
         legal: tuple[Action, ...] = ()
         if mine and seat == self.to_act and self.phase != Phase.OVER:

@@ -591,6 +591,7 @@ class TrumpDeal(Deal):
 
     def view(self, seat: int | None = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
+        self._check_viewer(seat)
         n = self.n
         mine = seat is not None
         legal: tuple[Action, ...] = ()

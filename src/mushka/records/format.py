@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar
 
 from mushka.cards import Card, parse_cards
-from mushka.engine import Action, Deal, new_deal
+from mushka.engine import Action, Deal, new_deal, unstack_deck
 from mushka.errors import MushkaError, RecordError
 from mushka.match import Game, new_game
 from mushka.rules.model import Rules
@@ -41,6 +41,10 @@ class DealRecord:
     deck: tuple[Card, ...]
     actions: tuple[Action, ...]
     picks: tuple[Card, ...] = ()
+    state: Mapping[str, Any] = field(default_factory=dict)
+    """The money a kopilka deal started from (``pot``, ``balances``), kept in a
+    record of one deal taken out of a session; empty when it starts like game 1
+    (K24) and in classic and mistigri."""
 
     def to_json(self) -> dict[str, object]:
         """The JSON form: cards and actions as text."""
@@ -51,6 +55,8 @@ class DealRecord:
         }
         if self.picks:
             out["picks"] = " ".join(c.code for c in self.picks)
+        if self.state:
+            out["state"] = dict(self.state)
         return out
 
 
@@ -182,6 +188,7 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
         picks = _cards(data.get("picks", ""))
     except MushkaError as exc:
         raise RecordError("record_syntax", problem=f"deal {number}: {exc.message('en')}") from None
+    state = _state(number, data.get("state", {}))
     raw = data.get("actions", [])
     if isinstance(raw, str):
         raw = [a.strip() for a in raw.split(";") if a.strip()]
@@ -194,7 +201,25 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
         except MushkaError as exc:
             raise RecordError("record_action", deal=number, index=i, action=text,
                               problem=exc.message("en")) from None
-    return DealRecord(dealer=dealer, deck=deck, actions=tuple(actions), picks=picks)
+    return DealRecord(dealer=dealer, deck=deck, actions=tuple(actions), picks=picks, state=state)
+
+
+def _state(number: int, value: object) -> dict[str, Any]:
+    """K24: a kopilka deal's starting money: a whole-number pot and balances."""
+    if not isinstance(value, dict) or set(value) - {"pot", "balances"}:
+        raise RecordError("record_syntax", problem=f"deal {number}: 'state' holds only 'pot' and 'balances'")
+    if not value:
+        return {}
+    pot = value.get("pot")
+    balances = value.get("balances")
+    if (not isinstance(pot, int) or isinstance(pot, bool) or not isinstance(balances, list)
+            or not all(isinstance(b, int) and not isinstance(b, bool) for b in balances)):
+        raise RecordError("record_syntax",
+                          problem=f"deal {number}: 'state' needs a whole-number 'pot' and 'balances'")
+    if pot + sum(balances) != 0:
+        raise RecordError("record_syntax",
+                          problem=f"deal {number}: K24: the balances and the pot must sum to zero")
+    return {"pot": pot, "balances": list(balances)}
 
 
 def _cards(value: object) -> tuple[Card, ...]:
@@ -214,7 +239,7 @@ def record_of_deal(deal: Deal, *, seats: Sequence[str] = (), meta: Mapping[str, 
     return Record(
         variant=deal.rules.variant, players=deal.rules.players,
         options=deal.rules.options_text(), level="deal", first_dealer=deal.dealer,
-        seats=tuple(seats), deals=(_deal_record(deal),),
+        seats=tuple(seats), deals=(_deal_record(deal, alone=True),),
         result=None if result is None else {"deals": [result.to_json()]},
         meta=dict(meta or {}),
     )
@@ -229,15 +254,28 @@ def record_of_game(game: Game, *, seats: Sequence[str] = (), meta: Mapping[str, 
             "game": game.result.to_json(),
             "deals": [d.result.to_json() for d in game.finished if d.result is not None],
         }
+    extra = dict(meta or {})
+    limit = getattr(game, "max_deals", None)
+    if isinstance(limit, int):
+        # Not a rule but part of how this partie ended (GameResult.truncated):
+        # replay needs it to stop where the game stopped.
+        extra.setdefault("max_deals", limit)
     return Record(
         variant=game.rules.variant, players=game.rules.players, options=game.rules.options_text(),
         level="game", first_dealer=game.first_dealer, seats=tuple(seats), deals=deals,
-        result=result, meta=dict(meta or {}),
+        result=result, meta=extra,
     )
 
 
-def _deal_record(deal: Deal) -> DealRecord:
-    return DealRecord(dealer=deal.dealer, deck=deal.deck, actions=deal.actions, picks=deal.picks)
+def _deal_record(deal: Deal, *, alone: bool = False) -> DealRecord:
+    state: dict[str, Any] = {}
+    if alone:
+        # K24: a deal of a session replays on its own only with the money it started from.
+        start = deal.initial_state
+        if start and start != new_deal(deal.rules, deal.dealer, deck=deal.deck, picks=deal.picks).initial_state:
+            state = start
+    return DealRecord(dealer=deal.dealer, deck=deal.deck, actions=deal.actions, picks=deal.picks,
+                      state=state)
 
 
 # --- replay -------------------------------------------------------------------------
@@ -251,41 +289,78 @@ def replay(record: Record) -> Game | Deal:
     :class:`RecordError` naming the deal, the action and the rule.
     """
     rules = record.rules()
+    for number, d in enumerate(record.deals, 1):
+        _check_deck(rules, d, number)
     if record.level == "deal":
         if len(record.deals) != 1:
             raise RecordError("record_syntax", problem="a deal record holds exactly one deal")
         d = record.deals[0]
-        deal = _make(lambda: new_deal(rules, d.dealer, deck=d.deck, picks=d.picks), 1)
+        if d.state and (rules.has_trumps or len(d.state["balances"]) != rules.players):
+            raise RecordError("record_syntax",
+                              problem="deal 1: 'state' is the money of a kopilka deal, one balance per seat")
+        deal = _make(lambda: new_deal(rules, d.dealer, deck=d.deck, picks=d.picks, **d.state), 1)
         _apply_all(deal, d, 1)
+        _check_picks(deal, d, 1)
         _check_result(record, [deal], None)
         return deal
+    limit = record.meta.get("max_deals")
+    extra: dict[str, Any] = {}
+    if rules.has_trumps and isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+        extra["max_deals"] = limit  # the safety limit the partie was played with
+    # rng=0: a record that lacks some chance outcomes still replays the same way
+    # every time, and _check_picks then reports it (N4).
     game = _make(lambda: new_game(
-        rules, first_dealer=record.first_dealer,
-        decks=[d.deck for d in record.deals], picks=[d.picks for d in record.deals]), 1)
+        rules, first_dealer=record.first_dealer, rng=0,
+        decks=[d.deck for d in record.deals], picks=[d.picks for d in record.deals], **extra), 1)
     for number, d in enumerate(record.deals, 1):
-        current = len(game.finished) + (0 if game.is_over else 1)
-        if game.is_over or current != number:
+        # Every deal of the game so far, the current one last: a deal that
+        # ended as it was dealt (C22, MI13) is listed with no actions.
+        deals = game.deals
+        if number > len(deals):
             raise RecordError("record_syntax",
-                              problem=f"deal {number} is listed but the game had already "
-                                      f"{'ended' if game.is_over else 'moved on'}")
-        if game.deal.dealer != d.dealer:
+                              problem=f"deal {number} is listed but the game had already ended")
+        deal = deals[number - 1]
+        if deal.dealer != d.dealer:
             raise RecordError("record_syntax",
                               problem=f"deal {number}: dealer {d.dealer} listed, "
-                                      f"but seat {game.deal.dealer} deals (C4)")
-        deal = game.deal
+                                      f"but seat {deal.dealer} deals (C4)")
         _apply_all(game, d, number)
         if number < len(record.deals) and not deal.is_over:
             raise RecordError("record_syntax",
                               problem=f"deal {number} ends before the deal is over")
+        _check_picks(deal, d, number)
     _check_result(record, game.finished, game)
     return game
+
+
+def _check_deck(rules: Rules, d: DealRecord, number: int) -> None:
+    """N4: every deck is checked before anything is played, so that a bad deck
+    is reported against its own deal, not against the action before it."""
+    try:
+        unstack_deck(rules, d.deck, d.dealer)
+    except MushkaError as exc:
+        raise RecordError("record_action", rule=exc.rule, deal=number, index=0, action="(deal)",
+                          problem=exc.message("en")) from None
+
+
+def _check_picks(deal: Deal, d: DealRecord, number: int) -> None:
+    """K7/N4: the deal used exactly the chance outcomes the record lists."""
+    if deal.picks != d.picks:
+        raise RecordError("record_action", rule="N4", deal=number, index=len(d.actions),
+                          action="(chance)",
+                          problem=f"the record lists the picks {_codes(d.picks)!r} but the deal "
+                                  f"drew {_codes(deal.picks)!r}")
+
+
+def _codes(cards: Sequence[Card]) -> str:
+    return " ".join(c.code for c in cards)
 
 
 def _make(build: Callable[[], T], number: int) -> T:
     try:
         return build()
     except MushkaError as exc:
-        raise RecordError("record_action", deal=number, index=0, action="(deal)",
+        raise RecordError("record_action", rule=exc.rule, deal=number, index=0, action="(deal)",
                           problem=exc.message("en")) from None
 
 

@@ -121,14 +121,35 @@ class Rules:
     # --- construction ------------------------------------------------------
 
     @classmethod
-    def make(cls, variant: str = "classic", players: int | None = None, **options: object) -> Rules:
+    def make(cls, variant: str = "classic", players: int | None = None, /, **options: object) -> Rules:
         """Build the rules of ``variant`` (a name or alias) with ``options``.
 
         Options are given as Python values or as their text forms
         (``remiz=7`` or ``remiz="7"``); ``players`` defaults to the variant's
         usual table.  Raises :class:`OptionsError` for an unknown variant or
-        option, a bad value, or an impossible combination.
+        option, a bad value, or an impossible combination.  ``variant`` and
+        ``players`` may be given by keyword as well, but not twice: a
+        ``players`` among the options of a record or a command line next to
+        the table size is refused, not a crash.
         """
+        # The two are positional-only so that options coming from text (records,
+        # ``-o name=value``, the server) can never collide with them as keywords.
+        if "variant" in options:
+            given = options.pop("variant")
+            if variant != "classic" or not isinstance(given, str):
+                raise OptionsError("reserved_option", name="variant")
+            variant = given
+        if "players" in options:
+            count = options.pop("players")
+            if players is not None:
+                raise OptionsError("reserved_option", name="players")
+            if isinstance(count, str) and count.strip().isdigit():
+                count = int(count)
+            if isinstance(count, bool) or not isinstance(count, int):
+                info = find_variant(variant)
+                raise OptionsError("bad_players", variant=info.name, players=count,
+                                   allowed=_range_text(info.players))
+            players = count
         info = find_variant(variant)
         values: dict[str, OptionValue] = {o.name: o.default(info.name) for o in options_for(info.name)}
         for name, value in options.items():
@@ -225,7 +246,7 @@ def _range_text(allowed: tuple[int, ...]) -> str:
     return f"{allowed[0]}-{allowed[-1]}"
 
 
-def make_rules(variant: str = "classic", players: int | None = None, **options: object) -> Rules:
+def make_rules(variant: str = "classic", players: int | None = None, /, **options: object) -> Rules:
     """Build validated :class:`Rules`; see :meth:`Rules.make`."""
     return Rules.make(variant, players, **options)
 

@@ -219,7 +219,8 @@ def _check_rank_order(value: OptionValue) -> str | None:
 
 
 def _parse_suit_values(text: str) -> OptionValue:
-    values = [-1, -1, -1, -1]
+    # None marks a suit not given yet (a negative value is a bad value, not a missing one).
+    values: list[int | None] = [None, None, None, None]
     cleaned = text.replace(",", " ").replace(";", " ").split()
     for raw in cleaned:
         token = raw.strip()
@@ -231,9 +232,9 @@ def _parse_suit_values(text: str) -> OptionValue:
         except (ValueError, OptionsError):
             raise _bad("expected suit and value pairs such as H4 C3 D2 S1") from None
         values[suit] = amount
-    if -1 in values:
+    if None in values:
         raise _bad("give a value for each of the four suits, e.g. H4,C3,D2,S1")
-    return tuple(values)
+    return tuple(v for v in values if v is not None)
 
 
 def _format_suit_values(value: OptionValue) -> str:
@@ -442,13 +443,23 @@ def parse_value(name: str, variant: str, value: object) -> OptionValue:
 
 def _normalise(option: OptionSpec, value: object) -> OptionValue:
     """Accept convenient Python forms (a dict for deck_by_players or suit_values)."""
+    try:
+        return _convert(option, value)
+    except (ValueError, TypeError):
+        # A dict with keys or values that are not numbers or suits: the same
+        # clear refusal as any other bad value, never a bare ValueError.
+        raise OptionsError("bad_option_value", name=option.name, value=value,
+                           problem="unsupported value") from None
+
+
+def _convert(option: OptionSpec, value: object) -> OptionValue:
     if option.name == "deck_by_players" and isinstance(value, Mapping):
-        return tuple(sorted((int(k), int(v)) for k, v in value.items()))
+        return tuple(sorted((_whole(k), _whole(v)) for k, v in value.items()))
     if option.name == "suit_values" and isinstance(value, Mapping):
         out = [-1, -1, -1, -1]
         for k, v in value.items():
             suit = k if isinstance(k, Suit) else Suit.parse(str(k))
-            out[suit] = int(v)
+            out[suit] = _whole(v)
         return tuple(out)
     if isinstance(value, list):
         return tuple(value)
@@ -456,6 +467,13 @@ def _normalise(option: OptionSpec, value: object) -> OptionValue:
         return value
     raise OptionsError("bad_option_value", name=option.name, value=value,
                        problem=f"unsupported type {type(value).__name__}")
+
+
+def _whole(value: object) -> int:
+    """A whole number given as an int or its text (not a float, not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError(value)
+    return int(value)
 
 
 def format_value(name: str, value: OptionValue) -> str:

@@ -66,9 +66,14 @@ def find_variant(name: str) -> Variant:
 
     Raises :class:`OptionsError` listing the known names otherwise.
     """
+    if not isinstance(name, str):  # a variant from JSON or a form may be anything
+        raise OptionsError("unknown_variant", name=name, known=_known())
     key = name.strip().casefold().replace("_", "-")
     found = _ALIASES.get(key)
     if found is None:
-        known = ", ".join(f"{v.name}/{v.aliases[1]}" for v in VARIANTS.values())
-        raise OptionsError("unknown_variant", name=name, known=known)
+        raise OptionsError("unknown_variant", name=name, known=_known())
     return VARIANTS[found]
+
+
+def _known() -> str:
+    return ", ".join(f"{v.name}/{v.aliases[1]}" for v in VARIANTS.values())

@@ -1,0 +1,261 @@
+"""C16-C22: the records (запись), the end of a partie, the settlement, five of a suit."""
+
+from __future__ import annotations
+
+import pytest
+from rulekit import cards, events_named, play, rules, stacked, stacked_game
+
+from mushka.cards import Card
+
+# Classic, 3 players, dealer 2 (eldest 0): seat 0 holds the top trumps and takes all five
+# tricks; seats 1 and 2 can never win one (see the comments of the tests that use it).
+SWEEP = ["AH KH QH JH AD", "7C 8C 9C 7D 8D", "TH 9H 8H KD QD"]
+SWEEP_PLAY = ("stand", "stand", "stand", "AH", "7C", "8H", "KH", "8C", "9H",
+              "QH", "9C", "TH", "JH", "7D", "QD", "AD", "8D", "KD")
+# Dealer 0 (eldest 1): seat 1 takes one trick, seats 2 and 0 two each.
+SPLIT = ["JS QS 8C 7D 8D", "AC KC QC 7S 8S", "AD KD 9S TS 7C"]
+SPLIT_PLAY = ("stand", "stand", "stand", "AC", "7C", "8C", "7S", "9S", "QS", "7D", "KC", "KD",
+              "AD", "8D", "QC", "TS", "JS", "8S")
+
+
+def sweep(**options):
+    deal = stacked(rules("classic", 3, **options), SWEEP, "7H", dealer=2)
+    play(deal, *SWEEP_PLAY)
+    return deal
+
+
+def test_sweep_and_split_deals_play_as_described():
+    deal = sweep()
+    assert deal.tricks_won == (5, 0, 0)
+    deal = stacked(rules("classic", 3), SPLIT, "7H", dealer=0)
+    play(deal, *SPLIT_PLAY)
+    assert deal.tricks_won == (2, 1, 2)
+
+
+def test_c16_records_start_at_thirty():
+    game = stacked_game(rules("classic", 3), [(2, SWEEP, "7H", "")], first_dealer=2)
+    assert game.records == [30, 30, 30] and game.view(0).records == (30, 30, 30)
+
+
+def test_c16_initial_record_option():
+    game = stacked_game(rules("classic", 3, initial_record=25), [(2, SWEEP, "7H", "")], first_dealer=2)
+    assert game.records == [25, 25, 25]
+    play(game, *SWEEP_PLAY)
+    assert game.records == [20, 30, 30]
+
+
+def test_c17_each_trick_writes_off_one_point():
+    result = sweep().result
+    assert result.record_delta[0] == -5
+
+
+def test_c17_trick_value_option():
+    assert sweep(trick_value=2).result.record_delta[0] == -10
+    deal = stacked(rules("classic", 3, trick_value=3), SPLIT, "7H", dealer=0)
+    play(deal, *SPLIT_PLAY)
+    assert deal.result.record_delta == (-6, -3, -6)
+
+
+def test_c18_a_standing_player_without_a_trick_adds_a_remiz_of_five():
+    result = sweep().result
+    assert result.record_delta == (-5, 5, 5)
+    assert result.remiz == (0, 5, 5)
+
+
+def test_c18_remiz_option():
+    assert sweep(remiz=7).result.record_delta == (-5, 7, 7)
+
+
+def test_c19_passed_players_neither_write_off_nor_add():
+    deal = stacked(rules("classic", 3), SWEEP, "7H", dealer=2)
+    play(deal, "stand", "pass", "stand", "AH", "8H", "KH", "9H", "QH", "TH", "JH", "QD", "AD", "KD")
+    result = deal.result
+    assert result.standing == (True, False, True)
+    assert result.record_delta == (-5, 0, 5)
+
+
+def test_c20_the_partie_ends_when_a_record_reaches_zero():
+    game = stacked_game(rules("classic", 3, initial_record=5), [(2, SWEEP, "7H", "")], first_dealer=2)
+    play(game, *SWEEP_PLAY)
+    assert game.is_over
+    assert game.result.winner == 0 and game.result.records == (0, 10, 10)
+    assert game.result.deals == 1
+
+
+def test_c20_the_partie_goes_on_while_every_record_is_positive():
+    game = stacked_game(rules("classic", 3, initial_record=6), [(2, SWEEP, "7H", "")], first_dealer=2)
+    play(game, *SWEEP_PLAY)
+    assert not game.is_over and game.records == [1, 11, 11]
+    assert game.deal.dealer == 0  # C4
+
+
+def test_c20_ties_go_to_the_earlier_seat_from_the_eldest():
+    # Dealer 0, eldest 1: seats 2 and 0 both reach 0; seat 2 comes first from the eldest.
+    game = stacked_game(rules("classic", 3, initial_record=2), [(0, SPLIT, "7H", "")], first_dealer=0)
+    play(game, *SPLIT_PLAY)
+    assert game.result.records == (0, 1, 0)
+    assert game.result.winner == 2
+
+
+def test_c20_a_record_below_zero_beats_one_at_zero():
+    # initial 1: seat 0 and seat 2 go to -1; seat 1 to 0; the lowest is a tie of -1.
+    game = stacked_game(rules("classic", 3, initial_record=1), [(0, SPLIT, "7H", "")], first_dealer=0)
+    play(game, *SPLIT_PLAY)
+    assert game.result.records == (-1, 0, -1)
+    assert game.result.winner == 2
+    assert game.result.settlement == (0, 0, 0)  # C20: nobody at 0 or less pays
+
+
+def test_c21_the_winner_takes_every_positive_record():
+    game = stacked_game(rules("classic", 3, initial_record=5), [(2, SWEEP, "7H", "")], first_dealer=2)
+    play(game, *SWEEP_PLAY)
+    assert game.result.settlement == (20, -10, -10)
+    assert game.result.money == (20, -10, -10) and sum(game.result.money) == 0
+
+
+def test_c21_players_at_zero_or_below_pay_nothing():
+    game = stacked_game(rules("classic", 3, initial_record=2), [(0, SPLIT, "7H", "")], first_dealer=0)
+    play(game, *SPLIT_PLAY)
+    assert game.result.settlement == (0, -1, 1)
+
+
+def test_c21_stake_option():
+    game = stacked_game(rules("classic", 3, initial_record=5, stake=3), [(2, SWEEP, "7H", "")],
+                        first_dealer=2)
+    play(game, *SWEEP_PLAY)
+    assert game.result.settlement == (60, -30, -30)
+
+
+def test_c21_a_new_partie_starts_with_fresh_records():
+    from mushka import new_game
+    r = rules("classic", 3, initial_record=5)
+    deck_game = stacked_game(r, [(2, SWEEP, "7H", "")], first_dealer=2)
+    play(deck_game, *SWEEP_PLAY)
+    fresh = new_game(r, rng=1)
+    assert fresh.records == [5, 5, 5]
+
+
+def test_c21_a_special_hand_settles_the_records_as_they_stood_before_its_deal():
+    r = rules("classic", 3)
+    flush_deal = ["7S 8S 9S TS JS", None, None]  # seat 0 is dealt five spades
+    game = stacked_game(r, [(2, SWEEP, "7H", ""), (0, flush_deal, "7H", "")], first_dealer=2)
+    play(game, *SWEEP_PLAY)
+    assert game.is_over
+    result = game.result
+    assert result.ended_by_mushka and result.winner == 0 and result.deals == 2
+    assert result.records == (25, 35, 35)
+    assert result.settlement == (70, -35, -35)
+    assert game.finished[-1].result.record_delta == (0, 0, 0)
+
+
+# --- C22: five of a suit -----------------------------------------------------------
+
+
+def test_c22_five_of_a_suit_after_the_deal_wins_the_mushka():
+    deal = stacked(rules("classic", 4), [None, "7D 8D 9D TD JD", None, None], "7H")
+    assert deal.is_over
+    events = deal.events(None)
+    shown = events_named(events, "Shown")[0]
+    assert shown.seat == 1 and set(shown.cards) == set(cards("7D 8D 9D TD JD"))
+    assert shown.kind == "flush" and shown.effect == "wins_mushka"
+    assert deal.result.mushka == 1
+    assert deal.view(3).open_hands[1] == shown.cards  # he must show it
+
+
+def test_c22_four_of_a_suit_and_the_ace_of_spades():
+    deal = stacked(rules("classic", 4), [None, None, "AS 8D 9D TD JD", None], "7H")
+    assert deal.result.mushka == 2
+    assert events_named(deal.events(None), "Shown")[0].kind == "privileged_four"
+
+
+def test_c22_five_spades_with_the_ace():
+    deal = stacked(rules("classic", 4), [None, None, "AS 8S 9S TS JS", None], "7H")
+    assert deal.result.mushka == 2
+
+
+def test_c22_checked_after_an_exchange():
+    deal = stacked(rules("classic", 4), [None, "7D 8D 9D 7C 8C", None, None], "7H", "TD JD")
+    play(deal, "stand 7C 8C")
+    assert deal.is_over and deal.result.mushka == 1
+    assert events_named(deal.events(None), "Shown")[0].seat == 1
+
+
+def test_c22_checked_after_the_dealers_take_and_declaration_together():
+    deal = stacked(rules("classic", 4), ["7D 8D 9D TD 7C", None, None, None], "JD")
+    play(deal, "pass", "pass", "pass", "take 7C")
+    assert not deal.is_over  # not yet: the take and the declaration count together
+    play(deal, "stand")
+    assert deal.is_over and deal.result.mushka == 0
+
+
+def test_c22_not_checked_for_a_player_who_stands_pat_on_an_ordinary_hand():
+    deal = stacked(rules("classic", 4), [None, "7D 8D 9D TD 7C", None, None], "7H")
+    play(deal, "stand")
+    assert not deal.is_over
+
+
+def test_c22_several_at_once_the_higher_suit_wins():
+    deal = stacked(rules("classic", 4), [None, "6D 8D 9D TD JD", "6H 7H 8H 9H TH", None], "7D")
+    assert deal.result.mushka == 2  # hearts above diamonds; the trump suit gives no priority
+    assert len(events_named(deal.events(None), "Shown")) == 2
+
+
+def test_c22_several_in_one_suit_more_card_points_win():
+    r = rules("classic", 5)
+    deal = stacked(r, [None, "AH KH QH JH TH", "9H 8H 7H 6H 5H", None, None], "2C")
+    assert deal.result.mushka == 2  # 35 points against 22
+
+
+def test_c22_equal_points_the_earlier_seat_from_the_eldest():
+    r = rules("classic", 5)
+    deal = stacked(r, ["2H 3H 4H 5H 6H", None, None, "8H JH QH KH AH", None], "2C", dealer=2)
+    # Both hands count 20; the eldest is seat 3, so seat 3 comes before seat 0.
+    assert deal.result.mushka == 3
+
+
+def test_c22_flush_side_payment_option():
+    r = rules("classic", 4, flush="side_payment")
+    deal = stacked(r, [None, "7D 8D 9D TD JD", None, None], "7H")
+    assert not deal.is_over
+    play(deal, "pass", "pass", "pass", "pass")
+    result = deal.result
+    assert result.flush_seat == 1 and result.side == (-5, 15, -5, -5)
+    assert result.record_delta == (0, 0, 0, 0)
+
+
+def test_c22_flush_none_option():
+    r = rules("classic", 4, flush="none")
+    deal = stacked(r, [None, "7D 8D 9D TD JD", None, None], "7H")
+    assert not deal.is_over and not events_named(deal.events(None), "Shown")
+    play(deal, "pass", "pass", "pass", "pass")
+    assert deal.result.flush_seat is None and deal.result.side == (0, 0, 0, 0)
+
+
+def test_c22_privileged_four_option():
+    r = rules("classic", 4, privileged_four="none")
+    deal = stacked(r, [None, None, "AS 8D 9D TD JD", None], "7H")
+    assert not deal.is_over
+    r = rules("classic", 4, privileged_four="side_payment")
+    deal = stacked(r, [None, None, "AS 8D 9D TD JD", None], "7H")
+    assert not deal.is_over
+    play(deal, "pass", "pass", "pass", "pass")
+    assert deal.result.flush_seat == 2
+
+
+def test_c22_ends_the_partie_at_once():
+    game = stacked_game(rules("classic", 4), [(0, [None, "7D 8D 9D TD JD", None, None], "7H", "")])
+    assert game.is_over and game.result.winner == 1 and game.result.ended_by_mushka
+    assert game.result.settlement == (-30, 90, -30, -30)
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_c22_any_seat_the_dealer_included(seat):
+    hands = [None] * 4
+    hands[seat] = "7D 8D 9D TD JD"
+    assert stacked(rules("classic", 4), hands, "7H").result.mushka == seat
+
+
+def test_c22_turned_card_does_not_count():
+    deal = stacked(rules("classic", 4), [None, "7D 8D 9D TD 7C", None, None], "JD")
+    assert not deal.is_over
+    assert Card("JD") not in deal.hand(1)
