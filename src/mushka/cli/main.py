@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "mushka.cli.replay_cmd",
     "mushka.cli.rules_cmd",
     "mushka.cli.bench_cmd",
+    "mushka.cli.play_cmd",
 ]
 
 for _name in COMMAND_MODULES:

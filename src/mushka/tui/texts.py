@@ -1,0 +1,158 @@
+"""The texts of terminal play, in English and Russian.
+
+Registered in the shared catalogue of :mod:`mushka.i18n` under ``tui.``;
+the engine's own sentences (events, errors with their rule ids) come from
+the core and are not repeated here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mushka.i18n import add_texts
+
+TEXTS: Final[dict[str, tuple[str, str]]] = {
+    # --- the table ------------------------------------------------------------------
+    "tui.you": ("You", "Вы"),
+    "tui.players": ("{n} players", "игроков: {n}"),
+    "tui.deal_no": ("deal {number}", "сдача {number}"),
+    "tui.game_no": ("game {number} of {games}", "игра {number} из {games}"),
+    "tui.col_seat": ("Seat", "Игрок"),
+    "tui.col_cards": ("Cards", "Карт"),
+    "tui.col_decl": ("Declared", "Объявил"),
+    "tui.col_tricks": ("Tricks", "Взяток"),
+    "tui.col_table": ("Table", "Стол"),
+    "tui.col_record": ("Record", "Запись"),
+    "tui.col_side": ("Side", "Плата"),
+    "tui.col_balance": ("Balance", "Деньги"),
+    "tui.col_change": ("Change", "Итог"),
+    "tui.col_dealer": ("Deal.", "Сдав."),
+    "tui.col_money": ("Money", "Деньги"),
+    "tui.dealer_tag": (" (D)", " (С)"),
+    "tui.led": ("led", "ход"),
+    "tui.passed": ("pass", "пас"),
+    "tui.drew": ("drew, pass", "прикупил, пас"),
+    "tui.decl_pass": ("pass", "пас"),
+    "tui.decl_stand": ("plays", "играет"),
+    "tui.decl_stand_n": ("plays ⇄{n}", "играет ⇄{n}"),
+    "tui.trump": ("Trump", "Козырь"),
+    "tui.turnup_taken": ("(taken)", "(взят)"),
+    "tui.talon": ("talon {n}", "прикуп {n}"),
+    "tui.banned": ("no {suit} lead (K16)", "не ходить {suit} (K16)"),
+    "tui.privileged": ("мушка", "мушка"),
+    "tui.your_hand": ("Your hand", "Ваши карты"),
+    "tui.no_cards": ("no cards", "карт нет"),
+    # --- what to do ---------------------------------------------------------------------
+    "tui.prompt_over": ("The game is over. q quits, h shows the deals.",
+                        "Игра окончена. q — выход, h — история сдач."),
+    "tui.prompt_wait": ("{name} to act…", "Ходит {name}…"),
+    "tui.prompt_take": ("C6: choose the card to discard for {card}, Enter takes it, Esc cancels.",
+                        "C6: выберите карту в снос за {card}, Enter — взять, Esc — отмена."),
+    "tui.prompt_declare": (
+        "Your declaration (C7): Space marks cards to exchange (up to {limit}, marked {marked}), "
+        "s or Enter plays.",
+        "Ваше объявление (C7): Пробел отмечает карты для прикупа (до {limit}, отмечено {marked}), "
+        "s или Enter — играю.",
+    ),
+    "tui.prompt_can_pass": ("p passes.", "p — пас."),
+    "tui.prompt_can_take": ("t takes the turned-up card (C6).", "t — взять открытую карту (C6)."),
+    "tui.prompt_discard": ("K7: choose a card to discard, Enter discards it.",
+                           "K7: выберите карту в снос, Enter — сбросить."),
+    "tui.prompt_lead": ("Your lead: choose a card, Enter plays it.",
+                        "Ваш ход: выберите карту, Enter — пойти."),
+    "tui.prompt_follow": ("Your turn (C14): bright cards may be played, Enter plays.",
+                          "Ваш ход (C14): яркие карты можно класть, Enter — положить."),
+    "tui.prompt_follow_kopilka": ("Your turn (K11): bright cards may be played, Enter plays.",
+                                  "Ваш ход (K11): яркие карты можно класть, Enter — положить."),
+    "tui.prompt_can_draw": ("d draws from the talon.", "d — прикупить."),
+    "tui.prompt_can_pass_trick": ("p passes.", "p — пас."),
+    # --- keys -----------------------------------------------------------------------------
+    "tui.keyname_space": ("Space", "Пробел"),
+    "tui.key_cards": ("card", "карта"),
+    "tui.key_mark": ("mark", "метка"),
+    "tui.key_confirm": ("confirm", "ход"),
+    "tui.key_pass": ("pass", "пас"),
+    "tui.key_stand": ("stand", "играю"),
+    "tui.key_take": ("take", "взять"),
+    "tui.key_draw": ("draw", "прикуп"),
+    "tui.key_type": ("type", "ввод"),
+    "tui.key_fast": ("faster", "быстро"),
+    "tui.key_log": ("log", "журнал"),
+    "tui.key_scroll": ("scroll", "листать"),
+    "tui.key_cancel": ("cancel", "отмена"),
+    "tui.key_rules": ("rules", "правила"),
+    "tui.key_history": ("history", "история"),
+    "tui.key_quit": ("quit", "выход"),
+    "tui.key_close": ("close", "закрыть"),
+    "tui.key_next": ("next deal", "следующая сдача"),
+    "tui.key_end": ("leave", "выйти"),
+    "tui.key_yes": ("yes", "да"),
+    "tui.key_no": ("no", "нет"),
+    # --- the score sheet ----------------------------------------------------------------
+    "tui.score_title": ("Records (C16)", "Записи (C16)"),
+    "tui.pot_title": ("Pot {pot} (K3)", "Касса {pot} (K3)"),
+    "tui.pot_now": ("Pot after the game: {pot}", "В кассе после игры: {pot}"),
+    "tui.last_trick": ("Last trick", "Последняя взятка"),
+    "tui.none_yet": ("none yet", "пока нет"),
+    "tui.trick_to": ("trick {number} to {name}", "взятка {number} — {name}"),
+    "tui.trick_worth": ("(worth {value})", "(стоит {value})"),
+    # --- summaries --------------------------------------------------------------------------
+    "tui.deal_over": ("Deal {number} is over (dealer {dealer})", "Сдача {number} окончена (сдавал {dealer})"),
+    "tui.note_mushka": ("{name} wins the мушка (C22, MI13)", "{name} выигрывает мушку (C22, MI13)"),
+    "tui.note_all_passed": ("everybody passed (C9)", "все спасовали (C9)"),
+    "tui.note_lone": ("{name} stood alone and took all five tricks (C10)",
+                      "{name} играл один и взял все пять взяток (C10)"),
+    "tui.note_flush": ("{name} is paid for five of a suit (MI9)", "{name} получает плату за одномастные карты (MI9)"),
+    "tui.note_out": ("{name} went out first (K18)", "{name} первым снёс карты (K18)"),
+    "tui.note_deadlock": ("deadlock: nobody went out (K19)", "тупик: никто не снёс карты (K19)"),
+    "tui.history_title": ("Deals played", "Сыгранные сдачи"),
+    "tui.history_cell": ("each cell: tricks / record after the deal",
+                         "в клетке: взятки / запись после сдачи"),
+    "tui.game_over": ("The game is over", "Игра окончена"),
+    "tui.winner": ("{name} wins.", "Выиграл {name}."),
+    "tui.you_win": ("You win!", "Вы выиграли!"),
+    "tui.pot_shared": ("Nobody went out in the last game: the pot is shared (K23).",
+                       "В последней игре никто не вышел: касса поделена (K23)."),
+    "tui.ended_by_mushka": ("A special hand won the мушка and ended the partie (C21).",
+                            "Особая рука выиграла мушку и окончила партию (C21)."),
+    "tui.deals_played": ("Deals played: {n}", "Сыграно сдач: {n}"),
+    "tui.saved": ("The game record is saved in {path} (check it with `mushka replay`).",
+                  "Запись партии сохранена в {path} (проверить: `mushka replay`)."),
+    # --- dialogs and messages -----------------------------------------------------------------
+    "tui.continue": ("Enter: continue", "Enter — дальше"),
+    "tui.quit_ask": ("Leave the game now? What was played is saved as a record.",
+                     "Выйти из игры? Сыгранное будет сохранено в запись."),
+    "tui.rules_title": ("Rules: {title}", "Правила: {title}"),
+    "tui.type_prompt": ("Type an action (KC, pass, stand 7H 8D, take 9S, draw, discard 8C; пас, играю…), "
+                        "Enter applies, Esc cancels.",
+                        "Введите ход (KC, pass, stand 7H 8D, take 9S, draw, discard 8C; пас, играю…), "
+                        "Enter — сделать, Esc — отмена."),
+    "tui.mark_only_declare": ("C7: cards are marked for an exchange only during your declaration.",
+                              "C7: карты для прикупа отмечают только при вашем объявлении."),
+    "tui.no_card": ("There is no card to choose.", "Выбрать нечего: карт нет."),
+    "tui.bot_failed": ("{name} failed ({problem}); a random legal move was played for it.",
+                       "{name} ошибся ({problem}); за него сделан случайный допустимый ход."),
+    "tui.save_failed": ("The record could not be saved to {path}: {problem}",
+                        "Не удалось сохранить запись в {path}: {problem}"),
+    "tui.rules_options": ("Options of this table (-o name=value)", "Настройки этого стола (-o имя=значение)"),
+    "tui.rules_essentials": ("In short", "Коротко"),
+    "tui.rules_texts": ("The rules", "Правила"),
+    "tui.changed": ("changed", "изменено"),
+    # --- setting up -----------------------------------------------------------------------------
+    "tui.err_seat": ("--seat {seat}: there is no such seat at a table of {players} (seats 0-{last})",
+                     "--seat {seat}: такого места нет за столом на {players} игроков (места 0-{last})"),
+    "tui.err_bot_count": ("--bots: {given} bots given for {wanted} bot seats; give one name or {wanted}",
+                          "--bots: указано ботов {given}, а мест для ботов {wanted}; укажите одно имя или {wanted}"),
+    "tui.err_unknown_bot": ("--bots: unknown bot {name!r}; known: {known}",
+                            "--bots: неизвестный бот {name!r}; известны: {known}"),
+    "tui.err_bot_spec": ("--bots: {spec!r} cannot be made: {problem}",
+                         "--bots: не удалось создать {spec!r}: {problem}"),
+    "tui.err_delay": ("--delay must be 0 or more seconds, not {delay}",
+                      "--delay должно быть не меньше 0 секунд, а не {delay}"),
+    "tui.error": ("error:", "ошибка:"),
+    "tui.result_line": ("Game over after {deals} deal(s).", "Игра окончена, сыграно сдач: {deals}."),
+    "tui.left_early": ("You left the game during deal {number}.", "Вы вышли из игры во время сдачи {number}."),
+}
+"""Catalogue entries ``key -> (English, Russian)``."""
+
+add_texts(TEXTS)
