@@ -46,6 +46,16 @@ class Suit(IntEnum):
         """The suit's name in ``lang`` (``en`` or ``ru``), plural as on a table."""
         return (_SUIT_NAMES_RU if lang == "ru" else _SUIT_NAMES_EN)[self]
 
+    def genitive(self, lang: str) -> str:
+        """The suit's name as it follows «масть» in Russian (``треф``, ``бубён``);
+        in English the plain name."""
+        return (_SUIT_GENITIVE_RU if lang == "ru" else _SUIT_NAMES_EN)[self]
+
+    @property
+    def of(self) -> SuitGenitive:
+        """This suit for a sentence that needs the genitive (see :class:`SuitGenitive`)."""
+        return SuitGenitive(self)
+
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Parse a suit letter, symbol or Russian initial (``S``, ``♠``, ``п``)."""
@@ -93,6 +103,27 @@ class Rank(IntEnum):
         if key in _RANK_INPUT:
             return cls(_RANK_INPUT[key])
         raise ParseError("bad_rank", text=text)
+
+
+class SuitGenitive:
+    """A suit rendered in the genitive in Russian messages («масть пик»).
+
+    Error messages take parameters that render themselves in the message's
+    language (:func:`mushka.errors.render_param`); this one picks the case
+    Russian grammar needs after «масть».
+    """
+
+    __slots__ = ("suit",)
+
+    def __init__(self, suit: Suit) -> None:
+        self.suit = suit
+
+    def render(self, lang: str) -> str:
+        """The suit's name in ``lang``, genitive in Russian."""
+        return self.suit.genitive(lang)
+
+    def __str__(self) -> str:
+        return self.suit.genitive("en")
 
 
 RANK_LETTERS: Final = "23456789TJQKA"

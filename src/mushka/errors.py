@@ -9,7 +9,19 @@ player's language.
 
 from __future__ import annotations
 
-from mushka.i18n import tr
+from mushka.i18n import render_param, tr
+
+# render_param is re-exported: callers that render error parameters import it from here.
+__all__ = [
+    "ChanceError",
+    "IllegalActionError",
+    "MushkaError",
+    "OptionsError",
+    "OutOfTurnError",
+    "ParseError",
+    "RecordError",
+    "render_param",
+]
 
 
 class MushkaError(ValueError):
@@ -29,9 +41,14 @@ class MushkaError(ValueError):
         """The full message in ``lang`` (``en`` or ``ru``), rule id first if any."""
         params = {k: render_param(v, lang) for k, v in self.params.items()}
         text = tr(f"error.{self.code}", lang, **params)
-        if self.rule:
+        # A wrapped error (a record's action) may already name the same rule.
+        if self.rule and not text.startswith(f"{self.rule}:") and f" {self.rule}: " not in text:
             return f"{self.rule}: {text}"
         return text
+
+    def render(self, lang: str = "en") -> str:
+        """Same as :meth:`message`: lets an error be a parameter of another one."""
+        return self.message(lang)
 
     def to_dict(self, lang: str = "en") -> dict[str, object]:
         """A JSON-ready description for machines (used by the CLI and the server)."""
@@ -67,17 +84,3 @@ class RecordError(MushkaError):
 
 class ChanceError(MushkaError):
     """A forced chance outcome (stacked deck, K7 pick) that is impossible here."""
-
-
-def render_param(value: object, lang: str) -> object:
-    """Parameters that know their own translation render in ``lang``."""
-    render = getattr(value, "render", None)
-    if callable(render):
-        return render(lang)
-    display = getattr(value, "display", None)
-    if callable(display):
-        return display(lang)
-    name_in = getattr(value, "name_in", None)
-    if callable(name_in):
-        return name_in(lang)
-    return value

@@ -51,12 +51,16 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
         "{name!r} is not an option: the {name} is given once, apart from the options",
         "{name!r} — не настройка: {name} задаётся один раз, отдельно от настроек",
     ),
+    "error.bad_money": (
+        "the balances {balances} and the pot {pot} must sum to zero",
+        "сумма денег игроков {balances} и кассы {pot} должна быть равна нулю",
+    ),
     "error.bad_option_syntax": (
         "{text!r} is not of the form name=value", "{text!r} не имеет вид имя=значение",
     ),
     "error.bad_players": (
         "{variant} is played by {allowed} players, not {players}",
-        "в {variant} играют {allowed} игроков, а не {players}",
+        "число игроков в игре «{variant}»: {allowed}, а не {players}",
     ),
     "error.deck_too_small": (
         "a {deck}-card deck cannot deal 5 cards to {players} players and turn a trump card",
@@ -68,20 +72,20 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     # --- actions -------------------------------------------------------------
     "error.illegal": (
-        "{action} by seat {seat} is not allowed in {phase}: {reason}",
-        "ход {action} игрока {seat} недопустим ({phase}): {reason}",
+        "“{action}” by seat {seat} is not allowed in {phase}: {reason}",
+        "ход «{action}» игрока {seat} недопустим ({phase}): {reason}",
     ),
     "error.out_of_turn": (
-        "seat {seat} tried {action} but it is seat {to_act}'s turn ({phase})",
-        "игрок {seat} попытался сделать ход {action}, но ходит игрок {to_act} ({phase})",
+        "seat {seat} tried “{action}” but it is seat {to_act}'s turn ({phase})",
+        "игрок {seat} попытался сделать ход «{action}», но ходит игрок {to_act} ({phase})",
     ),
     "error.deal_over": (
-        "{action}: the deal is over, no action is possible",
-        "{action}: сдача окончена, ходов больше нет",
+        "“{action}”: the deal is over, no action is possible",
+        "«{action}»: сдача окончена, ходов больше нет",
     ),
     "error.game_over": (
-        "{action}: the game is over, no action is possible",
-        "{action}: игра окончена, ходов больше нет",
+        "“{action}”: the game is over, no action is possible",
+        "«{action}»: игра окончена, ходов больше нет",
     ),
     "error.bad_seat": (
         "seat {seat} does not exist at a table of {players}",
@@ -123,7 +127,7 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.dealer_must_play": (
         "exactly one player has stood, so the dealer may not pass (lone_player=dealer_must_play)",
-        "вистует ровно один игрок, поэтому сдающий не может пасовать (lone_player=dealer_must_play)",
+        "играет ровно один игрок, поэтому сдающий не может пасовать (lone_player=dealer_must_play)",
     ),
     "why.exchange_too_many": (
         "at most {limit} cards may be exchanged now ({talon} left in the talon, max_exchange={max})",
@@ -143,11 +147,11 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.must_follow": (
         "{suit} were led and the hand holds {suit}: follow suit",
-        "зашли в {suit}, а на руке есть {suit}: надо ходить в масть",
+        "зашли с {suit}, а эта масть на руке есть: надо ходить в масть",
     ),
     "why.must_trump": (
         "no {suit} in hand, so a trump must be played",
-        "{suit} на руке нет, поэтому надо бить козырем",
+        "масти {suit} на руке нет, поэтому надо бить козырем",
     ),
     "why.must_overtrump": (
         "the trick holds a trump and a higher trump is in hand (must_overtrump)",
@@ -159,20 +163,20 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.other_suit": (
         "{suit} were led: only {suit} or {priv} may be put on the trick",
-        "зашли в {suit}: на взятку можно класть только {suit} или {priv}",
+        "зашли с {suit}: на взятку можно класть только эту масть или {priv}",
     ),
     "why.banned_suit": (
         "the winner of a trick in {suit} must lead another suit",
-        "взявший взятку в {suit} должен ходить с другой масти",
+        "взявший взятку в масти {suit} должен ходить с другой масти",
     ),
     "why.draw_holding_suit": (
         "a player who holds {suit} may not draw from the talon",
-        "игрок, у которого есть {suit}, не может обращаться к прикупке",
+        "у кого есть масть {suit}, тот не может обращаться к прикупке",
     ),
     "why.talon_empty": ("the talon is empty", "прикуп пуст"),
     "why.renege_forbidden": (
         "passing while holding {suit} is not allowed (renege=forbid)",
-        "пасовать при наличии масти {suit} нельзя (renege=forbid)",
+        "пасовать, имея масть {suit}, нельзя (renege=forbid)",
     ),
     "why.leader_cannot_pass": (
         "the leader must lead a card", "ходящий первым должен выйти картой",
@@ -187,6 +191,47 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
     "phase.redistribute": ("the redistribution", "раздача одномастных карт"),
     "phase.over": ("the end of the deal", "конец сдачи"),
 }
+
+
+def render_param(value: object, lang: str) -> object:
+    """Parameters that know their own translation render in ``lang``."""
+    render = getattr(value, "render", None)
+    if callable(render):
+        return render(lang)
+    display = getattr(value, "display", None)
+    if callable(display):
+        return display(lang)
+    name_in = getattr(value, "name_in", None)
+    if callable(name_in):
+        return name_in(lang)
+    return value
+
+
+class LocalText:
+    """A catalogue text with its parameters, rendered when shown.
+
+    Errors carry these instead of finished sentences so that one error can
+    be shown in English and in Russian (:meth:`MushkaError.message`).
+    """
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def render(self, lang: str = "en") -> str:
+        """The text in ``lang`` (parameters that know their language render in it)."""
+        return tr(self.key, lang, **{k: render_param(v, lang) for k, v in self.params.items()})
+
+    def __format__(self, spec: str) -> str:
+        return self.render("en")
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __repr__(self) -> str:
+        return f"LocalText({self.key!r})"
 
 
 def add_texts(entries: dict[str, tuple[str, str]]) -> None:

@@ -35,10 +35,18 @@ DeckSpec = Sequence[Card | str | int] | str
 
 @dataclass(frozen=True, slots=True)
 class DealStarted(Event):
-    """A new deal of the game begins: its number (from 1) and dealer."""
+    """A new deal of the game begins: its number (from 1) and dealer.
+
+    ``of`` is the number of deals of a kopilka session (K4: a "game" of the
+    session), 0 for a partie, whose length no rule fixes.
+    """
 
     number: int
     dealer: int
+    of: int = 0
+
+    def _key(self) -> str:
+        return "event.DealStarted.session" if self.of else "event.DealStarted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +193,10 @@ class Game(ABC):
 
     # --- hooks -------------------------------------------------------------------
 
+    def _deals_planned(self) -> int:
+        """How many deals the game has by rule (0: until somebody wins)."""
+        return 0
+
     @abstractmethod
     def _start(self) -> None:
         """Set up the score sheet."""
@@ -215,7 +227,7 @@ class Game(ABC):
         chance = random.Random(self._chance_seed * 1_000_003 + index)
         deal = new_deal(self.rules, dealer, deck=deck, rng=chance, picks=picks,
                         record_events=self._record_events, **self._deal_state())
-        self._game_events.append((index, DealStarted(index + 1, dealer)))
+        self._game_events.append((index, DealStarted(index + 1, dealer, self._deals_planned())))
         return deal
 
     @property
@@ -249,19 +261,24 @@ class Game(ABC):
     def check(self, action: Action | str, seat: int | None = None) -> None:
         """Raise naming the rule if ``action`` by ``seat`` is not legal now."""
         if self._result is not None:
-            raise IllegalActionError("game_over", action=str(action))
+            raise IllegalActionError("game_over", action=action)
         self.deal.check(action, seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
-        """Check and apply an action; return the deal's and the game's events."""
+        """Check and apply an action; return every event it produced, in order.
+
+        That is the deal's events and, when the deal ends, the game's events
+        (records written, the end of the game) and the opening events of the
+        next deal (its start, the hands dealt, the turned card, a flush shown
+        at once …).  The events are unredacted, like :meth:`Deal.apply`'s: show
+        a seat ``event.seen_by(seat)`` only.
+        """
         if isinstance(action, str):
             action = Action.parse(action)
         self.check(action, seat)
         events = self.deal.apply(action, seat)
         if self.deal.is_over:
-            before = len(self._game_events)
-            self._advance()
-            events.extend(e for _, e in self._game_events[before:])
+            self._advance(events)
         return events
 
     def apply_unchecked(self, action: Action) -> None:
@@ -271,15 +288,21 @@ class Game(ABC):
         if deal.is_over:
             self._advance()
 
-    def _advance(self) -> None:
+    def _advance(self, out: list[Event] | None = None) -> None:
+        """Score finished deals and deal the next ones, collecting events in ``out``."""
         # A new deal can end at once (C22: a мушка shown right after the deal).
         while self.deal.is_over and self._result is None:
             result = self.deal.result
             assert result is not None
             self.finished.append(self.deal)
+            before = len(self._game_events)
             nxt = self._after_deal(result)
             if nxt is not None:
                 self.deal = self._new_deal(nxt)
+            if out is not None:
+                out.extend(e for _, e in self._game_events[before:])
+                if nxt is not None:
+                    out.extend(self.deal.events(omniscient=True))
 
     def game_events(self) -> list[Event]:
         """The game-level events so far (public)."""
@@ -404,6 +427,9 @@ class Session(Game):
             raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
         super().__init__(rules, **kwargs)
 
+    def _deals_planned(self) -> int:
+        return self.games
+
     def _start(self) -> None:
         ante = self.rules.ante
         self.balances = [-ante] * self.n  # K3, K24: paying in lowers a balance
@@ -478,6 +504,8 @@ def new_game(rules: Rules, **kwargs: Any) -> Game:
 
 add_texts({
     "event.DealStarted": ("Deal {number}: seat {dealer} deals.", "Сдача {number}: сдаёт игрок {dealer}."),
+    "event.DealStarted.session": ("Game {number} of {of}: seat {dealer} deals.",
+                                  "Игра {number} из {of}: сдаёт игрок {dealer}."),
     "event.RecordsWritten": ("Records: {records}.", "Записи: {records}."),
     "event.GameEnded": ("Game over: seat {winner} wins; money {money}.",
                         "Игра окончена: выиграл игрок {winner}; деньги {money}."),

@@ -156,8 +156,8 @@ def test_json_with_options_and_russian():
         (["classic", "-o", "remiz"], "'remiz' is not of the form name=value", "'remiz' не имеет вид имя=значение"),
         (["kopilka", "-o", "flush=none"], "option 'flush' does not apply to kopilka",
          "настройка 'flush' не относится к варианту kopilka"),
-        (["classic", "-p", "9"], "C1: classic is played by 3-7 players, not 9", "C1: "),
-        (["kopilka", "-p", "3"], "K1: kopilka is played by 4 players, not 3", "K1: "),
+        (["classic", "-p", "9"], "C1: Classic Mushka is played by 3-7 players, not 9", "C1: "),
+        (["kopilka", "-p", "3"], "K1: Mushka-kopilka is played by 4 players, not 3", "K1: "),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(args, en, ru):

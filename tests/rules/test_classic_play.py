@@ -98,7 +98,7 @@ def test_c14_follow_suit_if_possible():
     play(deal, "KD")
     assert plays(deal) == {"AD", "8D"}
     err = refused(deal, "9S", "C14", words="follow suit")
-    assert "diamonds" in str(err) and "бубны" in err.message("ru")
+    assert "diamonds" in str(err) and "бубён" in err.message("ru")  # the genitive: «зашли с бубён»
 
 
 def test_c14_void_must_trump_and_is_not_obliged_to_beat():

@@ -124,6 +124,30 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
+    def display(self, lang: str = "en") -> str:
+        """The action for a player to read, in ``lang``.
+
+        English uses the notation of records (``KC``, ``stand 7H 8D``), which
+        is what English-speaking players type; Russian reads as a Russian
+        player says it (``К♣``, ``пас``, ``играю, сброс 7♥ 8♦``).
+        """
+        ru = lang == "ru"
+        if not ru:
+            return str(self)
+        kind = self.kind
+        cards = " ".join(c.display(lang) for c in self.cards)
+        if kind is Kind.PLAY:
+            return cards
+        if kind is Kind.PASS:
+            return "пас"
+        if kind is Kind.DRAW:
+            return "прикуп"
+        if kind is Kind.STAND:
+            return f"играю, сброс {cards}" if self.mask else "играю без прикупа"
+        if kind is Kind.TAKE:
+            return f"беру открытую карту, сброс {cards}"
+        return f"сброс {cards}"
+
     @staticmethod
     def parse(text: str) -> Action:
         """Read an action from its text form (see the module table).

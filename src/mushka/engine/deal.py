@@ -34,9 +34,8 @@ from mushka.errors import (
     MushkaError,
     OutOfTurnError,
     ParseError,
-    render_param,
 )
-from mushka.i18n import add_texts, tr
+from mushka.i18n import LocalText, add_texts, tr
 from mushka.rules.model import Rules
 
 if TYPE_CHECKING:
@@ -393,19 +392,19 @@ class Deal(ABC):
         # in the language it is shown in (MushkaError.message).
         phase = self.phase
         if phase == Phase.OVER:
-            raise IllegalActionError("deal_over", action=str(action))
+            raise IllegalActionError("deal_over", action=action)
         if seat is not None and seat != self.to_act:
             if not 0 <= seat < self.n:
                 raise IllegalActionError("bad_seat", seat=seat, players=self.n)
             # §4: a refusal names the rule; here the rule that sets the order of turns.
             raise OutOfTurnError("out_of_turn", rule=self._turn_rule(), seat=seat,
-                                 action=str(action), to_act=self.to_act, phase=phase)
+                                 action=action, to_act=self.to_act, phase=phase)
         why = self._why(action)
         if why is not None:
             rule, key, params = why
             raise IllegalActionError(
-                "illegal", rule=rule, action=str(action), seat=self.to_act, phase=phase,
-                reason=_Reason(key, params),
+                "illegal", rule=rule, action=action, seat=self.to_act, phase=phase,
+                reason=LocalText(key, **params),
             )
 
     def _turn_rule(self) -> str:
@@ -543,26 +542,6 @@ class Deal(ABC):
             f"<{type(self).__name__} {self.rules} dealer={self.dealer} phase={self.phase.name} "
             f"to_act={self.to_act} actions={len(self._log)}>"
         )
-
-
-class _Reason:
-    """A rule explanation rendered lazily in the error's language."""
-
-    __slots__ = ("key", "params")
-
-    def __init__(self, key: str, params: dict[str, object]) -> None:
-        self.key = key
-        self.params = params
-
-    def __format__(self, spec: str) -> str:
-        return str(self)
-
-    def __str__(self) -> str:
-        return self.render("en")
-
-    def render(self, lang: str) -> str:
-        """The reason in ``lang``."""
-        return tr(self.key, lang, **{k: render_param(v, lang) for k, v in self.params.items()})
 
 
 def _card_index(card: Card | str | int) -> int:

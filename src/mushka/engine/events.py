@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from mushka.cards import Card, Suit, format_cards
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_texts, has, tr
 
 if TYPE_CHECKING:
     from mushka.engine.deal import DealResult
@@ -67,9 +67,12 @@ class Event:
         return viewer is not None and viewer == getattr(self, self._owner)
 
     def describe(self, lang: str = "en") -> str:
-        """One line for a human, in ``lang``."""
+        """One line for a human, in ``lang``; a redacted event reads without its hidden cards."""
         params = {f.name: _fmt(getattr(self, f.name), lang) for f in fields(self)}
-        return tr(self._key(), lang, **params)
+        key = self._key()
+        if any(getattr(self, f) is None for f in self._private) and has(key + ".hidden"):
+            key += ".hidden"
+        return tr(key, lang, **params)
 
     def _key(self) -> str:
         return "event." + type(self).__name__
@@ -158,7 +161,9 @@ class Declared(Event):
     def _key(self) -> str:
         if not self.stand:
             return "event.Declared.pass"
-        return "event.Declared.exchange" if self.count else "event.Declared.stand"
+        if not self.count:
+            return "event.Declared.stand"
+        return "event.Declared.exchange"
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +378,17 @@ add_texts({
                          "Игрок {seat} (сдающий) берёт {card} и сбрасывает {discard}."),
     "event.Declared.pass": ("Seat {seat} passes.", "Игрок {seat}: пас."),
     "event.Declared.stand": ("Seat {seat} stands pat.", "Игрок {seat} играет без прикупа."),
+    "event.Declared.exchange.hidden": ("Seat {seat} stands and exchanges {count} card(s).",
+                                       "Игрок {seat} играет, прикуп: {count}."),
+    "event.TookTurnup.hidden": ("Seat {seat} (dealer) takes {card} and discards a card.",
+                                "Игрок {seat} (сдающий) берёт {card} и сбрасывает карту."),
+    "event.CardTaken.hidden": ("Seat {taker} takes a card from seat {owner}'s group.",
+                               "Игрок {taker} берёт карту у игрока {owner}."),
+    "event.GroupSettled.hidden": ("Seat {owner} gets {returned} back and draws {drawn_count}.",
+                                  "Игроку {owner} возвращено {returned}, он прикупает {drawn_count}."),
+    "event.Discarded.hidden": ("Seat {seat} discards a card.", "Игрок {seat} сбрасывает карту."),
+    "event.Drew.kept.hidden": ("Seat {seat} draws a card, keeps it and passes.",
+                               "Игрок {seat} прикупает карту, оставляет её и пасует."),
     "event.Declared.exchange": ("Seat {seat} stands and exchanges {count}: {discards} for {drawn}.",
                                 "Игрок {seat} играет и прикупает {count}: {discards} на {drawn}."),
     "event.FlushPaid": ("Seat {seat} is paid {each} by every other player ({total} in all).",

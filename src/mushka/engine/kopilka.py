@@ -38,6 +38,7 @@ from mushka.engine.events import (
     WentOut,
 )
 from mushka.engine.views import DealView
+from mushka.errors import OptionsError
 
 DEADLOCK_LEADS: Final = 4
 """K19: this many leads taken back in a row end the game."""
@@ -99,7 +100,7 @@ class KopilkaDeal(Deal):
         if not isinstance(pot, int) or not isinstance(balances, (list, tuple)) or len(balances) != n:
             raise TypeError("kopilka state needs pot=int and balances=[int] * 4")
         if pot + sum(balances) != 0:
-            raise ValueError("K24: balances plus pot must sum to zero")
+            raise OptionsError("bad_money", rule="K24", pot=pot, balances=list(balances))
         self.pot = pot
         self.balances = list(balances)
         self._start_pot = pot
@@ -237,7 +238,7 @@ class KopilkaDeal(Deal):
             if action.mask & ~hand:
                 return "K10", "why.not_your_card", {"card": action.card}
             if not action.mask & self._lead_mask(hand):
-                return "K16", "why.banned_suit", {"suit": Suit(self._banned)}
+                return "K16", "why.banned_suit", {"suit": Suit(self._banned).of}
             return None
         led = hand & SUIT_MASKS[lead]
         if kind is Kind.PLAY:
@@ -245,15 +246,15 @@ class KopilkaDeal(Deal):
                 return "K11", "why.not_your_card", {"card": action.card}
             if action.mask & (SUIT_MASKS[lead] | 1 << self._priv):
                 return None
-            return "K11", "why.other_suit", {"suit": Suit(lead), "priv": self.rules.privileged}
+            return "K11", "why.other_suit", {"suit": Suit(lead).of, "priv": self.rules.privileged}
         if kind is Kind.DRAW:
             if led:
-                return "K11", "why.draw_holding_suit", {"suit": Suit(lead)}
+                return "K11", "why.draw_holding_suit", {"suit": Suit(lead).of}
             if not self._talon:
                 return "K11", "why.talon_empty", {}
             return None
         if led and self.rules.renege == "forbid":
-            return "K12", "why.renege_forbidden", {"suit": Suit(lead)}
+            return "K12", "why.renege_forbidden", {"suit": Suit(lead).of}
         return None
 
     # --- applying actions -------------------------------------------------------

@@ -346,7 +346,7 @@ class TrumpDeal(Deal):
         trumps = hand & self._trump_mask
         if follow and rules.must_follow:
             legal = follow
-            why = "C14", "why.must_follow", {"suit": Suit(lead)}
+            why = "C14", "why.must_follow", {"suit": Suit(lead).of}
         elif not follow:
             if rules.must_overtrump and trumps:
                 keys = self._ktab
@@ -362,7 +362,7 @@ class TrumpDeal(Deal):
             if legal == hand and trumps and rules.must_trump_if_void:
                 legal = trumps
                 why = ("MI4" if lead == self._priv // 13 and self._trick_has_priv_lead() else "C14",
-                       "why.must_trump", {"suit": Suit(lead)})
+                       "why.must_trump", {"suit": Suit(lead).of})
         if rules.must_head_trick:
             winners = 0
             for c in _bits(legal):

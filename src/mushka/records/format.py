@@ -21,6 +21,7 @@ from typing import Any, Final, Literal, TypeVar
 from mushka.cards import Card, parse_cards
 from mushka.engine import Action, Deal, new_deal, unstack_deck
 from mushka.errors import MushkaError, RecordError
+from mushka.i18n import LocalText, add_texts
 from mushka.match import Game, new_game
 from mushka.rules.model import Rules
 from mushka.rules.variants import find_variant
@@ -79,7 +80,7 @@ class Record:
         try:
             return Rules.make(self.variant, self.players, **dict(self.options))
         except MushkaError as exc:
-            raise RecordError("record_syntax", problem=exc.message("en")) from None
+            raise RecordError("record_syntax", problem=exc) from None
 
     def to_json(self) -> dict[str, object]:
         """The JSON object of the record."""
@@ -110,52 +111,52 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError("record_syntax", problem=f"not JSON: {exc}") from None
+            raise RecordError("record_syntax", problem=LocalText("rec.not_json", detail=str(exc))) from None
         return cls.from_json(data)
 
     @classmethod
     def from_json(cls, data: object) -> Record:
         """Read and validate a record object; raises :class:`RecordError`."""
         if not isinstance(data, dict):
-            raise RecordError("record_syntax", problem="a record is a JSON object")
+            raise RecordError("record_syntax", problem=LocalText("rec.object"))
         if data.get("format") != FORMAT:
-            raise RecordError("record_syntax", problem=f"'format' must be {FORMAT!r}")
+            raise RecordError("record_syntax", problem=LocalText("rec.format", format=FORMAT))
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
-            raise RecordError("record_syntax", problem="'version' must be a whole number")
+            raise RecordError("record_syntax", problem=LocalText("rec.version_type"))
         if version > VERSION or version < 1:
             raise RecordError("record_syntax",
-                              problem=f"version {version} is not supported (this reader knows 1-{VERSION})")
+                              problem=LocalText("rec.version", version=version, known=VERSION))
         variant = _get(data, "variant", str)
         try:
             variant = find_variant(variant).name
         except MushkaError as exc:
-            raise RecordError("record_syntax", problem=exc.message("en")) from None
+            raise RecordError("record_syntax", problem=exc) from None
         players = _get(data, "players", int)
         options = data.get("options", {})
         if not isinstance(options, dict) or not all(
             isinstance(k, str) and isinstance(v, (str, int, bool)) for k, v in options.items()
         ):
-            raise RecordError("record_syntax", problem="'options' must map names to text values")
+            raise RecordError("record_syntax", problem=LocalText("rec.options"))
         level = data.get("level", "game")
         if level not in ("game", "deal"):
-            raise RecordError("record_syntax", problem="'level' must be 'game' or 'deal'")
+            raise RecordError("record_syntax", problem=LocalText("rec.level"))
         first_dealer = data.get("first_dealer", 0)
         if not isinstance(first_dealer, int) or isinstance(first_dealer, bool):
-            raise RecordError("record_syntax", problem="'first_dealer' must be a seat number")
+            raise RecordError("record_syntax", problem=LocalText("rec.first_dealer"))
         seats = data.get("seats", [])
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-            raise RecordError("record_syntax", problem="'seats' must be a list of names")
+            raise RecordError("record_syntax", problem=LocalText("rec.seats"))
         raw_deals = data.get("deals")
         if not isinstance(raw_deals, list) or not raw_deals:
-            raise RecordError("record_syntax", problem="'deals' must be a non-empty list")
+            raise RecordError("record_syntax", problem=LocalText("rec.deals"))
         deals = tuple(_deal_from_json(i, d) for i, d in enumerate(raw_deals, 1))
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
-            raise RecordError("record_syntax", problem="'result' must be an object")
+            raise RecordError("record_syntax", problem=LocalText("rec.result"))
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
-            raise RecordError("record_syntax", problem="'meta' must be an object")
+            raise RecordError("record_syntax", problem=LocalText("rec.meta"))
         return cls(
             variant=variant, players=players,
             options={k: _option_text(v) for k, v in options.items()},
@@ -173,41 +174,41 @@ def _option_text(value: str | int | bool) -> str:
 def _get(data: Mapping[str, object], key: str, kind: type) -> Any:
     value = data.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError("record_syntax", problem=f"{key!r} is missing or not a {kind.__name__}")
+        raise RecordError("record_syntax", problem=LocalText("rec.field", field=key, kind=kind.__name__))
     return value
 
 
 def _deal_from_json(number: int, data: object) -> DealRecord:
     if not isinstance(data, dict):
-        raise RecordError("record_syntax", problem=f"deal {number} is not an object")
+        raise RecordError("record_syntax", problem=LocalText("rec.deal_object", deal=number))
     dealer = data.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise RecordError("record_syntax", problem=f"deal {number}: 'dealer' must be a seat number")
+        raise RecordError("record_syntax", problem=LocalText("rec.deal_dealer", deal=number))
     try:
         deck = _cards(data.get("deck"))
         picks = _cards(data.get("picks", ""))
     except MushkaError as exc:
-        raise RecordError("record_syntax", problem=f"deal {number}: {exc.message('en')}") from None
+        raise RecordError("record_syntax", problem=LocalText("record.in_deal", deal=number, problem=exc)) from None
     state = _state(number, data.get("state", {}))
     raw = data.get("actions", [])
     if isinstance(raw, str):
         raw = [a.strip() for a in raw.split(";") if a.strip()]
     if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
-        raise RecordError("record_syntax", problem=f"deal {number}: 'actions' must be a list of text")
+        raise RecordError("record_syntax", problem=LocalText("rec.deal_actions", deal=number))
     actions = []
     for i, text in enumerate(raw, 1):
         try:
             actions.append(Action.parse(text))
         except MushkaError as exc:
             raise RecordError("record_action", deal=number, index=i, action=text,
-                              problem=exc.message("en")) from None
+                              problem=exc) from None
     return DealRecord(dealer=dealer, deck=deck, actions=tuple(actions), picks=picks, state=state)
 
 
 def _state(number: int, value: object) -> dict[str, Any]:
     """K24: a kopilka deal's starting money: a whole-number pot and balances."""
     if not isinstance(value, dict) or set(value) - {"pot", "balances"}:
-        raise RecordError("record_syntax", problem=f"deal {number}: 'state' holds only 'pot' and 'balances'")
+        raise RecordError("record_syntax", problem=LocalText("rec.state_keys", deal=number))
     if not value:
         return {}
     pot = value.get("pot")
@@ -215,10 +216,10 @@ def _state(number: int, value: object) -> dict[str, Any]:
     if (not isinstance(pot, int) or isinstance(pot, bool) or not isinstance(balances, list)
             or not all(isinstance(b, int) and not isinstance(b, bool) for b in balances)):
         raise RecordError("record_syntax",
-                          problem=f"deal {number}: 'state' needs a whole-number 'pot' and 'balances'")
+                          problem=LocalText("rec.state_values", deal=number))
     if pot + sum(balances) != 0:
         raise RecordError("record_syntax",
-                          problem=f"deal {number}: K24: the balances and the pot must sum to zero")
+                          problem=LocalText("rec.state_sum", deal=number))
     return {"pot": pot, "balances": list(balances)}
 
 
@@ -226,7 +227,7 @@ def _cards(value: object) -> tuple[Card, ...]:
     if isinstance(value, list):
         value = " ".join(str(v) for v in value)
     if not isinstance(value, str):
-        raise RecordError("record_syntax", problem="cards must be text such as 'AS KH 7D'")
+        raise RecordError("record_syntax", problem=LocalText("rec.cards"))
     return parse_cards(value)
 
 
@@ -293,11 +294,11 @@ def replay(record: Record) -> Game | Deal:
         _check_deck(rules, d, number)
     if record.level == "deal":
         if len(record.deals) != 1:
-            raise RecordError("record_syntax", problem="a deal record holds exactly one deal")
+            raise RecordError("record_syntax", problem=LocalText("rec.one_deal"))
         d = record.deals[0]
         if d.state and (rules.has_trumps or len(d.state["balances"]) != rules.players):
             raise RecordError("record_syntax",
-                              problem="deal 1: 'state' is the money of a kopilka deal, one balance per seat")
+                              problem=LocalText("rec.state_seats"))
         deal = _make(lambda: new_deal(rules, d.dealer, deck=d.deck, picks=d.picks, **d.state), 1)
         _apply_all(deal, d, 1)
         _check_picks(deal, d, 1)
@@ -318,16 +319,15 @@ def replay(record: Record) -> Game | Deal:
         deals = game.deals
         if number > len(deals):
             raise RecordError("record_syntax",
-                              problem=f"deal {number} is listed but the game had already ended")
+                              problem=LocalText("rec.after_end", deal=number))
         deal = deals[number - 1]
         if deal.dealer != d.dealer:
             raise RecordError("record_syntax",
-                              problem=f"deal {number}: dealer {d.dealer} listed, "
-                                      f"but seat {deal.dealer} deals (C4)")
+                              problem=LocalText("rec.dealer", deal=number, listed=d.dealer, actual=deal.dealer))
         _apply_all(game, d, number)
         if number < len(record.deals) and not deal.is_over:
             raise RecordError("record_syntax",
-                              problem=f"deal {number} ends before the deal is over")
+                              problem=LocalText("rec.unfinished", deal=number))
         _check_picks(deal, d, number)
     _check_result(record, game.finished, game)
     return game
@@ -340,7 +340,7 @@ def _check_deck(rules: Rules, d: DealRecord, number: int) -> None:
         unstack_deck(rules, d.deck, d.dealer)
     except MushkaError as exc:
         raise RecordError("record_action", rule=exc.rule, deal=number, index=0, action="(deal)",
-                          problem=exc.message("en")) from None
+                          problem=exc) from None
 
 
 def _check_picks(deal: Deal, d: DealRecord, number: int) -> None:
@@ -348,8 +348,7 @@ def _check_picks(deal: Deal, d: DealRecord, number: int) -> None:
     if deal.picks != d.picks:
         raise RecordError("record_action", rule="N4", deal=number, index=len(d.actions),
                           action="(chance)",
-                          problem=f"the record lists the picks {_codes(d.picks)!r} but the deal "
-                                  f"drew {_codes(deal.picks)!r}")
+                          problem=LocalText("rec.picks", listed=_codes(d.picks), drawn=_codes(deal.picks)))
 
 
 def _codes(cards: Sequence[Card]) -> str:
@@ -361,7 +360,7 @@ def _make(build: Callable[[], T], number: int) -> T:
         return build()
     except MushkaError as exc:
         raise RecordError("record_action", rule=exc.rule, deal=number, index=0, action="(deal)",
-                          problem=exc.message("en")) from None
+                          problem=exc) from None
 
 
 def _apply_all(target: Game | Deal, d: DealRecord, number: int) -> None:
@@ -370,12 +369,12 @@ def _apply_all(target: Game | Deal, d: DealRecord, number: int) -> None:
             target.is_over or len(target.finished) + 1 != number)
         if over:
             raise RecordError("record_action", deal=number, index=i, action=str(action),
-                              problem="the deal is already over")
+                              problem=LocalText("rec.deal_over"))
         try:
             target.apply(action)
         except MushkaError as exc:
             raise RecordError("record_action", rule=exc.rule, deal=number, index=i,
-                              action=str(action), problem=exc.message("en")) from None
+                              action=str(action), problem=exc) from None
 
 
 def _check_result(record: Record, deals: Sequence[Deal], game: Game | None) -> None:
@@ -386,8 +385,129 @@ def _check_result(record: Record, deals: Sequence[Deal], game: Game | None) -> N
     if "deals" in stored:
         replayed = [d.result.to_json() for d in deals if d.result is not None]
         if stored["deals"] != replayed:
-            raise RecordError("record_mismatch", problem="per-deal results differ")
+            raise RecordError("record_mismatch", problem=LocalText("rec.deal_results"))
     if "game" in stored and game is not None and (
         game.result is None or stored["game"] != game.result.to_json()
     ):
-        raise RecordError("record_mismatch", problem="the game result differs")
+        raise RecordError("record_mismatch", problem=LocalText("rec.game_result"))
+
+
+add_texts({
+    "record.in_deal": ("deal {deal}: {problem}", "сдача {deal}: {problem}"),
+    "rec.not_json": (
+        "not JSON: {detail}",
+        "это не JSON: {detail}",
+    ),
+    "rec.object": (
+        "a record is a JSON object",
+        "запись партии — это объект JSON",
+    ),
+    "rec.format": (
+        "'format' must be '{format}'",
+        "поле 'format' должно быть '{format}'",
+    ),
+    "rec.version_type": (
+        "'version' must be a whole number",
+        "поле 'version' должно быть целым числом",
+    ),
+    "rec.version": (
+        "version {version} is not supported (this reader knows 1-{known})",
+        "версия {version} не поддерживается (известны 1-{known})",
+    ),
+    "rec.options": (
+        "'options' must map names to text values",
+        "поле 'options' должно сопоставлять именам текстовые значения",
+    ),
+    "rec.level": (
+        "'level' must be 'game' or 'deal'",
+        "поле 'level' должно быть 'game' или 'deal'",
+    ),
+    "rec.first_dealer": (
+        "'first_dealer' must be a seat number",
+        "поле 'first_dealer' должно быть номером места",
+    ),
+    "rec.seats": (
+        "'seats' must be a list of names",
+        "поле 'seats' должно быть списком имён",
+    ),
+    "rec.deals": (
+        "'deals' must be a non-empty list",
+        "поле 'deals' должно быть непустым списком",
+    ),
+    "rec.result": (
+        "'result' must be an object",
+        "поле 'result' должно быть объектом",
+    ),
+    "rec.meta": (
+        "'meta' must be an object",
+        "поле 'meta' должно быть объектом",
+    ),
+    "rec.field": (
+        "'{field}' is missing or not a {kind}",
+        "поле '{field}' отсутствует или не типа {kind}",
+    ),
+    "rec.deal_object": (
+        "deal {deal} is not an object",
+        "сдача {deal} — не объект",
+    ),
+    "rec.deal_dealer": (
+        "deal {deal}: 'dealer' must be a seat number",
+        "сдача {deal}: поле 'dealer' должно быть номером места",
+    ),
+    "rec.deal_actions": (
+        "deal {deal}: 'actions' must be a list of text",
+        "сдача {deal}: поле 'actions' должно быть списком строк",
+    ),
+    "rec.state_keys": (
+        "deal {deal}: 'state' holds only 'pot' and 'balances'",
+        "сдача {deal}: в 'state' бывают только 'pot' и 'balances'",
+    ),
+    "rec.state_values": (
+        "deal {deal}: 'state' needs a whole-number 'pot' and 'balances'",
+        "сдача {deal}: в 'state' нужны целые 'pot' и 'balances'",
+    ),
+    "rec.state_sum": (
+        "deal {deal}: K24: the balances and the pot must sum to zero",
+        "сдача {deal}: K24: сумма денег игроков и кассы должна быть равна нулю",
+    ),
+    "rec.cards": (
+        "cards must be text such as 'AS KH 7D'",
+        "карты записываются текстом, например 'AS KH 7D'",
+    ),
+    "rec.one_deal": (
+        "a deal record holds exactly one deal",
+        "запись сдачи содержит ровно одну сдачу",
+    ),
+    "rec.state_seats": (
+        "deal 1: 'state' is the money of a kopilka deal, one balance per seat",
+        "сдача 1: 'state' — деньги сдачи копилки, по одному счёту на место",
+    ),
+    "rec.after_end": (
+        "deal {deal} is listed but the game had already ended",
+        "сдача {deal} записана, но игра уже окончилась",
+    ),
+    "rec.dealer": (
+        "deal {deal}: dealer {listed} listed, but seat {actual} deals (C4)",
+        "сдача {deal}: записан сдающий {listed}, но сдаёт игрок {actual} (C4)",
+    ),
+    "rec.unfinished": (
+        "deal {deal} ends before the deal is over",
+        "записи сдачи {deal} кончаются раньше, чем сама сдача",
+    ),
+    "rec.picks": (
+        "the record lists the picks '{listed}' but the deal drew '{drawn}'",
+        "в записи исходы выбора '{listed}', а в сдаче вытянуто '{drawn}'",
+    ),
+    "rec.deal_over": (
+        "the deal is already over",
+        "сдача уже окончена",
+    ),
+    "rec.deal_results": (
+        "per-deal results differ",
+        "итоги сдач не совпадают",
+    ),
+    "rec.game_result": (
+        "the game result differs",
+        "итог игры не совпадает",
+    ),
+})

@@ -84,7 +84,7 @@ class Rules:
         if self.players not in info.players:
             raise OptionsError(
                 "bad_players", rule="K1" if self.variant == KOPILKA else "C1",
-                variant=self.variant, players=self.players,
+                variant=info, players=self.players,
                 allowed=_range_text(info.players),
             )
         if self.variant == KOPILKA:
@@ -147,7 +147,8 @@ class Rules:
                 count = int(count)
             if isinstance(count, bool) or not isinstance(count, int):
                 info = find_variant(variant)
-                raise OptionsError("bad_players", variant=info.name, players=count,
+                raise OptionsError("bad_players", rule="K1" if info.name == KOPILKA else "C1",
+                                   variant=info, players=count,
                                    allowed=_range_text(info.players))
             players = count
         info = find_variant(variant)
@@ -167,7 +168,8 @@ class Rules:
             # default, so every Rules value has every field.
             full[f.name] = values.get(f.name, spec.defaults[spec.variants[0]])
         if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionsError("bad_players", variant=info.name, players=players,
+            raise OptionsError("bad_players", rule="K1" if info.name == KOPILKA else "C1",
+                               variant=info, players=players,
                                allowed=_range_text(info.players))
         return cls(variant=info.name, players=players, **full)  # type: ignore[arg-type]
 

@@ -16,6 +16,7 @@ from typing import Final
 
 from mushka.cards import RANK_LETTERS, Rank, Suit
 from mushka.errors import OptionsError
+from mushka.i18n import LocalText, add_texts
 
 CLASSIC: Final = "classic"
 MISTIGRI: Final = "mistigri"
@@ -38,7 +39,7 @@ class OptionSpec:
     help_ru: str
     parse: Callable[[str], OptionValue]
     format: Callable[[OptionValue], str]
-    check: Callable[[OptionValue], str | None]
+    check: Callable[[OptionValue], LocalText | None]
     values: tuple[str, ...] = ()
 
     def default(self, variant: str) -> OptionValue:
@@ -56,8 +57,9 @@ _TRUE: Final = frozenset({"true", "yes", "on", "1", "да", "вкл"})
 _FALSE: Final = frozenset({"false", "no", "off", "0", "нет", "выкл"})
 
 
-def _bad(problem: str) -> ValueError:
-    return ValueError(problem)
+def _bad(key: str, **params: object) -> ValueError:
+    """A parse failure carrying a localisable :class:`LocalText`."""
+    return ValueError(LocalText(key, **params))
 
 
 def _parse_bool(text: str) -> OptionValue:
@@ -66,58 +68,58 @@ def _parse_bool(text: str) -> OptionValue:
         return True
     if key in _FALSE:
         return False
-    raise _bad("expected true or false")
+    raise _bad("opt.bool")
 
 
 def _format_bool(value: OptionValue) -> str:
     return "true" if value else "false"
 
 
-def _check_bool(value: OptionValue) -> str | None:
-    return None if isinstance(value, bool) else "expected true or false"
+def _check_bool(value: OptionValue) -> LocalText | None:
+    return None if isinstance(value, bool) else LocalText("opt.bool")
 
 
 def _parse_int(text: str) -> OptionValue:
     try:
         return int(text.strip())
     except ValueError:
-        raise _bad("expected a whole number") from None
+        raise _bad("opt.int") from None
 
 
 def _format_plain(value: OptionValue) -> str:
     return str(value)
 
 
-def _int_check(low: int, high: int) -> Callable[[OptionValue], str | None]:
-    def check(value: OptionValue) -> str | None:
+def _int_check(low: int, high: int) -> Callable[[OptionValue], LocalText | None]:
+    def check(value: OptionValue) -> LocalText | None:
         if isinstance(value, bool) or not isinstance(value, int):
-            return "expected a whole number"
+            return LocalText("opt.int")
         if not low <= value <= high:
-            return f"expected a number from {low} to {high}"
+            return LocalText("opt.range", low=low, high=high)
         return None
 
     return check
 
 
 def _choice(values: tuple[str, ...]) -> tuple[
-    Callable[[str], OptionValue], Callable[[OptionValue], str | None]
+    Callable[[str], OptionValue], Callable[[OptionValue], LocalText | None]
 ]:
     def parse(text: str) -> OptionValue:
         key = text.strip().lower()
         if key not in values:
-            raise _bad("expected one of " + ", ".join(values))
+            raise _bad("opt.choice", values=", ".join(values))
         return key
 
-    def check(value: OptionValue) -> str | None:
+    def check(value: OptionValue) -> LocalText | None:
         if value not in values:
-            return "expected one of " + ", ".join(values)
+            return LocalText("opt.choice", values=", ".join(values))
         return None
 
     return parse, check
 
 
 def _or_word(word: str, low: int, high: int) -> tuple[
-    Callable[[str], OptionValue], Callable[[OptionValue], str], Callable[[OptionValue], str | None]
+    Callable[[str], OptionValue], Callable[[OptionValue], str], Callable[[OptionValue], LocalText | None]
 ]:
     """An integer option whose default follows another option (``None`` = ``word``)."""
     inner = _int_check(low, high)
@@ -130,7 +132,7 @@ def _or_word(word: str, low: int, high: int) -> tuple[
     def fmt(value: OptionValue) -> str:
         return word if value is None else str(value)
 
-    def check(value: OptionValue) -> str | None:
+    def check(value: OptionValue) -> LocalText | None:
         return None if value is None else inner(value)
 
     return parse, fmt, check
@@ -145,12 +147,12 @@ def _parse_deck_by_players(text: str) -> OptionValue:
         if not part.strip():
             continue
         if ":" not in part:
-            raise _bad("expected players:cards pairs such as 3:32,4:36")
+            raise _bad("opt.deck_pairs")
         left, right = part.split(":", 1)
         try:
             pairs[int(left)] = int(right)
         except ValueError:
-            raise _bad("expected players:cards pairs such as 3:32,4:36") from None
+            raise _bad("opt.deck_pairs") from None
     return tuple(sorted(pairs.items()))
 
 
@@ -159,21 +161,21 @@ def _format_deck_by_players(value: OptionValue) -> str:
     return ",".join(f"{p}:{d}" for p, d in value)  # type: ignore[misc]
 
 
-def _check_deck_by_players(value: OptionValue) -> str | None:
+def _check_deck_by_players(value: OptionValue) -> LocalText | None:
     if not isinstance(value, tuple):
-        return "expected players:cards pairs"
+        return LocalText("opt.deck_pairs")
     seen = set()
     for item in value:
         if not (isinstance(item, tuple) and len(item) == 2):
-            return "expected players:cards pairs"
+            return LocalText("opt.deck_pairs")
         players, deck = item
         if players not in range(3, 8):
-            return f"{players} players: classic and mistigri take 3 to 7"
+            return LocalText("opt.deck_players", players=players)
         if deck not in _DECK_SIZES:
-            return f"{deck} cards: decks have 32, 36 or 52 cards (N3)"
+            return LocalText("opt.deck_size", deck=deck)
         seen.add(players)
     if seen != set(range(3, 8)):
-        return "give a deck for each of 3, 4, 5, 6 and 7 players"
+        return LocalText("opt.deck_all")
     return None
 
 
@@ -188,10 +190,10 @@ def _format_deck(value: OptionValue) -> str:
     return "auto" if value is None else str(value)
 
 
-def _check_deck(value: OptionValue) -> str | None:
+def _check_deck(value: OptionValue) -> LocalText | None:
     if value is None or value in _DECK_SIZES:
         return None
-    return "expected auto, 32, 36 or 52 (N3)"
+    return LocalText("opt.deck")
 
 
 RANK_ORDER_ALIASES: Final = {
@@ -208,13 +210,13 @@ def _parse_rank_order(text: str) -> OptionValue:
     return letters
 
 
-def _check_rank_order(value: OptionValue) -> str | None:
+def _check_rank_order(value: OptionValue) -> LocalText | None:
     if not isinstance(value, str) or not value:
-        return "expected ranks from high to low, e.g. AKQJT98765432, or ace_high / mistigri"
+        return LocalText("opt.rank_order")
     if any(ch not in RANK_LETTERS for ch in value):
-        return "expected rank letters 2-9, T, J, Q, K, A from high to low"
+        return LocalText("opt.rank_letters")
     if len(set(value)) != len(value):
-        return "a rank is listed twice"
+        return LocalText("opt.rank_twice")
     return None
 
 
@@ -225,15 +227,15 @@ def _parse_suit_values(text: str) -> OptionValue:
     for raw in cleaned:
         token = raw.strip()
         if len(token) < 2:
-            raise _bad("expected suit and value pairs such as H4 C3 D2 S1")
+            raise _bad("opt.suit_pairs")
         try:
             suit = Suit.parse(token[0])
             amount = int(token[1:].lstrip("=:"))
         except (ValueError, OptionsError):
-            raise _bad("expected suit and value pairs such as H4 C3 D2 S1") from None
+            raise _bad("opt.suit_pairs") from None
         values[suit] = amount
     if None in values:
-        raise _bad("give a value for each of the four suits, e.g. H4,C3,D2,S1")
+        raise _bad("opt.suit_all")
     return tuple(v for v in values if v is not None)
 
 
@@ -243,13 +245,13 @@ def _format_suit_values(value: OptionValue) -> str:
     return ",".join(f"{s.letter}{value[s]}" for s in order)
 
 
-def _check_suit_values(value: OptionValue) -> str | None:
+def _check_suit_values(value: OptionValue) -> LocalText | None:
     if (
         not isinstance(value, tuple)
         or len(value) != 4
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000 for v in value)
     ):
-        return "expected four values from 0 to 1000, one per suit"
+        return LocalText("opt.suit_values")
     return None
 
 
@@ -285,7 +287,7 @@ def _spec_int(name: str, rules: tuple[str, ...], defaults: dict[str, OptionValue
 
 
 def _spec_choice(name: str, rules: tuple[str, ...], defaults: dict[str, OptionValue],
-                 parse: Callable[[str], OptionValue], check: Callable[[OptionValue], str | None],
+                 parse: Callable[[str], OptionValue], check: Callable[[OptionValue], LocalText | None],
                  values: tuple[str, ...], help_en: str, help_ru: str) -> OptionSpec:
     return OptionSpec(name, rules, tuple(defaults), defaults, help_en, help_ru,
                       parse, _format_plain, check, values)
@@ -325,7 +327,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _spec_choice("lone_player", ("C10",), _trump("takes_all_tricks"), _parse_lone, _check_lone,
                  ("takes_all_tricks", "dealer_must_play"),
                  "a lone standing player takes all five tricks, or the dealer must play with him",
-                 "единственный вистующий берёт все пять взяток, или сдающий обязан играть с ним"),
+                 "единственный играющий берёт все пять взяток, или сдающий обязан играть с ним"),
     _spec_bool("privileged_beats_trumps", ("C12", "MI4"), _trump(False),
                "the privileged card beats trumps too",
                "преимущественная карта бьёт и козырей"),
@@ -349,7 +351,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
               "points written off per trick", "очков списывается за взятку"),
     _spec_int("remiz", ("C18", "MI6", "K12", "K22"), {CLASSIC: 5, MISTIGRI: 5, KOPILKA: 5}, 0, 1000,
               "the ремиз of a standing player with no trick (kopilka: paid into the pot)",
-              "ремиз вистующего без взяток (в копилке — взнос в кассу)"),
+              "ремиз играющего без взяток (в копилке — взнос в кассу)"),
     _spec_int("stake", ("C21",), _trump(1), 0, 1000,
               "money per point of a record paid to the winner of the partie",
               "сколько денег стоит очко записи при расчёте с победителем"),
@@ -432,12 +434,15 @@ def parse_value(name: str, variant: str, value: object) -> OptionValue:
         try:
             parsed = option.parse(value)
         except ValueError as exc:
-            raise OptionsError("bad_option_value", name=name, value=value, problem=str(exc)) from None
+            why: LocalText | str = exc.args[0] if exc.args and isinstance(exc.args[0], LocalText) else str(exc)
+            raise OptionsError("bad_option_value", rule=option.rules[0], name=name, value=value,
+                               problem=why) from None
     else:
         parsed = _normalise(option, value)
     problem = option.check(parsed)
     if problem is not None:
-        raise OptionsError("bad_option_value", name=name, value=value, problem=problem)
+        raise OptionsError("bad_option_value", rule=option.rules[0], name=name, value=value,
+                           problem=problem)
     return parsed
 
 
@@ -449,7 +454,7 @@ def _normalise(option: OptionSpec, value: object) -> OptionValue:
         # A dict with keys or values that are not numbers or suits: the same
         # clear refusal as any other bad value, never a bare ValueError.
         raise OptionsError("bad_option_value", name=option.name, value=value,
-                           problem="unsupported value") from None
+                           problem=LocalText("opt.unsupported")) from None
 
 
 def _convert(option: OptionSpec, value: object) -> OptionValue:
@@ -466,7 +471,7 @@ def _convert(option: OptionSpec, value: object) -> OptionValue:
     if value is None or isinstance(value, (bool, int, str, tuple)):
         return value
     raise OptionsError("bad_option_value", name=option.name, value=value,
-                       problem=f"unsupported type {type(value).__name__}")
+                       problem=LocalText("opt.type", type=type(value).__name__))
 
 
 def _whole(value: object) -> int:
@@ -500,3 +505,75 @@ def options_for(variant: str) -> tuple[OptionSpec, ...]:
 def rank_letters_missing(order: str, lowest: Rank) -> str:
     """Ranks of a deck starting at ``lowest`` that ``order`` does not list."""
     return "".join(RANK_LETTERS[r] for r in range(lowest, 13) if RANK_LETTERS[r] not in order)
+
+
+add_texts({
+    "opt.bool": (
+        "expected true or false",
+        "ожидается true или false",
+    ),
+    "opt.int": (
+        "expected a whole number",
+        "ожидается целое число",
+    ),
+    "opt.deck_pairs": (
+        "expected players:cards pairs such as 3:32,4:36",
+        "ожидаются пары игроки:карты, например 3:32,4:36",
+    ),
+    "opt.deck_all": (
+        "give a deck for each of 3, 4, 5, 6 and 7 players",
+        "укажите колоду для 3, 4, 5, 6 и 7 игроков",
+    ),
+    "opt.deck": (
+        "expected auto, 32, 36 or 52 (N3)",
+        "ожидается auto, 32, 36 или 52 (N3)",
+    ),
+    "opt.rank_order": (
+        "expected ranks from high to low, e.g. AKQJT98765432, or ace_high / mistigri",
+        "ожидаются достоинства от старшего к младшему, например AKQJT98765432, или ace_high / mistigri",
+    ),
+    "opt.rank_letters": (
+        "expected rank letters 2-9, T, J, Q, K, A from high to low",
+        "ожидаются буквы достоинств 2-9, T, J, Q, K, A от старшего к младшему",
+    ),
+    "opt.rank_twice": (
+        "a rank is listed twice",
+        "достоинство названо дважды",
+    ),
+    "opt.suit_pairs": (
+        "expected suit and value pairs such as H4 C3 D2 S1",
+        "ожидаются пары масть и цена, например H4 C3 D2 S1",
+    ),
+    "opt.suit_all": (
+        "give a value for each of the four suits, e.g. H4,C3,D2,S1",
+        "укажите цену каждой из четырёх мастей, например H4,C3,D2,S1",
+    ),
+    "opt.suit_values": (
+        "expected four values from 0 to 1000, one per suit",
+        "ожидаются четыре цены от 0 до 1000, по одной на масть",
+    ),
+    "opt.unsupported": (
+        "unsupported value",
+        "недопустимое значение",
+    ),
+    "opt.range": (
+        "expected a number from {low} to {high}",
+        "ожидается число от {low} до {high}",
+    ),
+    "opt.choice": (
+        "expected one of {values}",
+        "ожидается одно из: {values}",
+    ),
+    "opt.deck_players": (
+        "{players} players: classic and mistigri take 3 to 7",
+        "{players} игроков: в обычную мушку и мистигри играют от 3 до 7",
+    ),
+    "opt.deck_size": (
+        "{deck} cards: decks have 32, 36 or 52 cards (N3)",
+        "{deck} карт: в колоде бывает 32, 36 или 52 карты (N3)",
+    ),
+    "opt.type": (
+        "unsupported type {type}",
+        "недопустимый тип {type}",
+    ),
+})

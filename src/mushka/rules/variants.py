@@ -39,6 +39,10 @@ class Variant:
         """The variant's title in ``lang``."""
         return self.title_ru if lang == "ru" else self.title_en
 
+    def name_in(self, lang: str = "en") -> str:
+        """The title, as messages render a variant."""
+        return self.title(lang)
+
 
 VARIANTS: Final[dict[str, Variant]] = {
     "classic": Variant(
