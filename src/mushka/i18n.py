@@ -105,6 +105,10 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
         "record, deal {deal}, action {index} ({action}): {problem}",
         "запись партии, сдача {deal}, ход {index} ({action}): {problem}",
     ),
+    "error.record_deal": (
+        "record, deal {deal}: {problem}",
+        "запись партии, сдача {deal}: {problem}",
+    ),
     "error.record_mismatch": (
         "record: the stored result disagrees with the replay: {problem}",
         "запись партии: сохранённый итог расходится с переигровкой: {problem}",

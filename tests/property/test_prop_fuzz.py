@@ -226,6 +226,8 @@ def _replay_or_record_error(text: str):
     except RecordError as err:
         if err.code == "record_action":
             assert "deal " in str(err) and "action " in str(err)
+        if err.code == "record_deal":
+            assert "deal " in str(err) and err.rule
         return None
     # Nothing half-applied: every listed action is in the replayed game.
     deals = [target] if isinstance(target, Deal) else target.deals

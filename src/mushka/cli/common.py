@@ -10,8 +10,10 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from mushka.errors import MushkaError
+from mushka.i18n import add_texts, tr
 from mushka.rules import Rules, make_rules, parse_assignment
 
 P = ParamSpec("P")
@@ -59,8 +61,12 @@ def friendly_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except MushkaError as exc:
             lang = kwargs.get("lang")
-            message = exc.message(pick_lang(lang if isinstance(lang, str) else None))
-            err_console.print(f"[bold red]error:[/] {message}")
+            lang_ = pick_lang(lang if isinstance(lang, str) else None)
+            message = exc.message(lang_)
+            err_console.print(f"[bold red]{escape(tr('cli.error', lang_))}[/] {escape(message)}")
             sys.exit(2)
 
     return wrapper
+
+
+add_texts({"cli.error": ("error:", "ошибка:")})

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from mushka.cli.common import LangOpt, console, err_console, pick_lang
 from mushka.cli.report import deal_report, game_report, render_deal, render_result
@@ -36,13 +37,13 @@ def register(app: typer.Typer) -> None:
         try:
             text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
         except OSError as exc:
-            _fail(as_json, {"error": "OSError", "message": str(exc)}, str(exc))
+            _fail(as_json, {"valid": False, "error": "OSError", "message": str(exc)}, str(exc), lang_)
             return
         try:
             record = Record.loads(text)
             target = replay(record)
         except MushkaError as exc:
-            _fail(as_json, {"valid": False, **exc.to_dict(lang_)}, exc.message(lang_))
+            _fail(as_json, {"valid": False, **exc.to_dict(lang_)}, exc.message(lang_), lang_)
             return
         report: dict[str, Any]
         if isinstance(target, Deal):
@@ -58,30 +59,32 @@ def register(app: typer.Typer) -> None:
         rules = record.rules()
         console.print(f"[bold]{rules.info.title(lang_)}[/] — {tr('replay.valid', lang_, deals=len(report['deals']))}")
         if record.seats:
-            console.print(tr("replay.seats", lang_, seats=", ".join(f"{i}: {s}" for i, s in enumerate(record.seats))))
+            seats = ", ".join(f"{i}: {s}" for i, s in enumerate(record.seats))
+            console.print(escape(tr("replay.seats", lang_, seats=seats)))
         deals = target.deals if not isinstance(target, Deal) else [target]
         for deal, item in zip(deals, report["deals"], strict=True):
             lines = render_deal(item, lang_)
-            console.print(f"[bold cyan]{lines[0]}[/]")
+            console.print(f"[bold cyan]{escape(lines[0])}[/]")
             if events:
                 for e in deal.events(omniscient=True):
-                    console.print("    " + e.describe(lang_))
+                    console.print("    " + escape(e.describe(lang_)))
             for line in lines[1:]:
-                console.print(line)
+                console.print(escape(line))
         if not isinstance(target, Deal):
             for line in render_result(report, lang_):
-                console.print(f"[bold]{line}[/]")
+                console.print(f"[bold]{escape(line)}[/]")
 
 
-def _fail(as_json: bool, payload: dict[str, object], message: str) -> None:
+def _fail(as_json: bool, payload: dict[str, object], message: str, lang: str) -> None:
     if as_json:
         print(json.dumps(payload, ensure_ascii=False))
     else:
-        err_console.print(f"[bold red]invalid record:[/] {message}")
+        err_console.print(f"[bold red]{escape(tr('replay.invalid', lang))}[/] {escape(message)}")
     raise typer.Exit(2)
 
 
 add_texts({
     "replay.valid": ("the record is valid; {deals} deal(s).", "запись верна; сдач: {deals}."),
     "replay.seats": ("Seats: {seats}", "Места: {seats}"),
+    "replay.invalid": ("invalid record:", "ошибка в записи:"),
 })

@@ -339,15 +339,13 @@ def _check_deck(rules: Rules, d: DealRecord, number: int) -> None:
     try:
         unstack_deck(rules, d.deck, d.dealer)
     except MushkaError as exc:
-        raise RecordError("record_action", rule=exc.rule, deal=number, index=0, action="(deal)",
-                          problem=exc) from None
+        raise RecordError("record_deal", rule=exc.rule, deal=number, problem=exc) from None
 
 
 def _check_picks(deal: Deal, d: DealRecord, number: int) -> None:
     """K7/N4: the deal used exactly the chance outcomes the record lists."""
     if deal.picks != d.picks:
-        raise RecordError("record_action", rule="N4", deal=number, index=len(d.actions),
-                          action="(chance)",
+        raise RecordError("record_deal", rule="N4", deal=number,
                           problem=LocalText("rec.picks", listed=_codes(d.picks), drawn=_codes(deal.picks)))
 
 
@@ -359,8 +357,7 @@ def _make(build: Callable[[], T], number: int) -> T:
     try:
         return build()
     except MushkaError as exc:
-        raise RecordError("record_action", rule=exc.rule, deal=number, index=0, action="(deal)",
-                          problem=exc) from None
+        raise RecordError("record_deal", rule=exc.rule, deal=number, problem=exc) from None
 
 
 def _apply_all(target: Game | Deal, d: DealRecord, number: int) -> None:
