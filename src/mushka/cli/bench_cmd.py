@@ -1,10 +1,17 @@
 """``mushka bench``: speed of random self-play on the engine's fast path.
 
-One line per variant and table size: deals per second and actions per
-second, each deal shuffled from a seeded generator and played by choosing
-uniformly among :meth:`Deal.legal_actions` and applying with
-:meth:`Deal.apply_unchecked`.  ``bench/`` compares the same loop with
-OpenSpiel side by side.
+One line per variant and table size, each deal shuffled from a seeded
+generator and played by uniformly random legal actions, measured two ways:
+
+* ``deals_per_s`` / ``actions_per_s``: through the per-action API, choosing
+  with ``random.choice(deal.legal_actions())`` and applying with
+  :meth:`Deal.apply_unchecked` — what any Python driver (a bot loop, an RL
+  environment) pays;
+* ``playout_deals_per_s``: :meth:`Deal.playout`, the same random policy run
+  inside the engine (what search rollouts use).
+
+``bench/openspiel_compare.py`` compares the first loop with OpenSpiel side by
+side.
 """
 
 from __future__ import annotations
@@ -27,13 +34,13 @@ CONFIGS = [("classic", 3), ("classic", 4), ("classic", 5), ("classic", 7),
 
 
 def measure(rules: Rules, seconds: float, seed: int = 1) -> dict[str, object]:
-    """Play random deals for about ``seconds``; return the rates."""
+    """Play random deals for about ``seconds`` (half per method); return the rates."""
     rng = random.Random(seed)
     choice = rng.choice
     deals = actions = 0
     n = rules.players
     start = time.perf_counter()
-    deadline = start + seconds
+    deadline = start + seconds / 2
     while True:
         for _ in range(100):
             deal = new_deal(rules, deals % n, rng=rng, record_events=False)
@@ -46,6 +53,16 @@ def measure(rules: Rules, seconds: float, seed: int = 1) -> dict[str, object]:
         if time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
+    playouts = 0
+    begin = time.perf_counter()
+    deadline = begin + seconds / 2
+    while True:
+        for _ in range(100):
+            new_deal(rules, playouts % n, rng=rng, record_events=False).playout(rng)
+            playouts += 1
+        if time.perf_counter() >= deadline:
+            break
+    playout_rate = playouts / (time.perf_counter() - begin)
     return {
         "variant": rules.variant,
         "players": n,
@@ -54,6 +71,7 @@ def measure(rules: Rules, seconds: float, seed: int = 1) -> dict[str, object]:
         "deals_per_s": round(deals / elapsed, 1),
         "actions_per_s": round(actions / elapsed, 1),
         "actions_per_deal": round(actions / deals, 2),
+        "playout_deals_per_s": round(playout_rate, 1),
     }
 
 
@@ -85,4 +103,5 @@ def register(app: typer.Typer) -> None:
             else:
                 console.print(f"{name:9} {n} players: {row['deals_per_s']:>9,.0f} deals/s  "
                               f"{row['actions_per_s']:>10,.0f} actions/s  "
-                              f"({row['actions_per_deal']} actions/deal)")
+                              f"({row['actions_per_deal']} actions/deal); "
+                              f"playout {row['playout_deals_per_s']:>9,.0f} deals/s")

@@ -221,27 +221,21 @@ def stand_mask(mask: int) -> Action:
     return found
 
 
-_SUIT_PLAYS: list[tuple[tuple[Action, ...], ...]] = []
-
-
-def _build_suit_plays() -> None:
-    for suit in range(4):
-        base = suit * 13
-        _SUIT_PLAYS.append(tuple(
-            tuple(PLAYS[base + r] for r in range(13) if pattern >> r & 1)
-            for pattern in range(1 << 13)
-        ))
+SUIT_PLAYS: Final = tuple(
+    tuple(
+        tuple(PLAYS[suit * 13 + r] for r in range(13) if pattern >> r & 1)
+        for pattern in range(1 << 13)
+    )
+    for suit in range(4)
+)
+"""``SUIT_PLAYS[s][p]``: the play actions of the cards of suit ``s`` whose
+ranks are the bits of ``p`` (the engine's hot path looks its legal plays up
+here instead of building lists)."""
 
 
 def plays_of(mask: int) -> tuple[Action, ...]:
-    """The play actions of the cards of ``mask``, in index order.
-
-    Built from per-suit tables so that the engine's hot path makes no new
-    action objects and no per-card loop.
-    """
-    if not _SUIT_PLAYS:
-        _build_suit_plays()
-    t = _SUIT_PLAYS
+    """The play actions of the cards of ``mask``, in index order."""
+    t = SUIT_PLAYS
     if not mask >> 13:
         return t[0][mask]
     return t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191] + t[3][mask >> 39]

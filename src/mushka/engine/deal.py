@@ -471,6 +471,19 @@ class Deal(ABC):
         empty for classic and mistigri, the pot and balances for kopilka."""
         return self._initial_state()
 
+    def playout(self, rng: random.Random) -> None:
+        """Finish the deal, each seat choosing uniformly among its legal actions.
+
+        The same policy as ``rng.choice(deal.legal_actions())`` at every
+        step, on the fast path; variants may do it without building the
+        action lists (search rollouts and benchmarks use this).  The actions
+        are logged as usual, so the deal can still be recorded and replayed.
+        """
+        random_ = rng.random
+        while self.phase != Phase.OVER:
+            options = self.legal_actions()
+            self.apply_unchecked(options[int(random_() * len(options))])
+
     def copy(self, rng: random.Random | None = None) -> Self:
         """A cheap independent copy; ``rng`` replaces the chance generator."""
         other = object.__new__(type(self))

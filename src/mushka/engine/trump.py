@@ -17,11 +17,12 @@ so :meth:`TrumpDeal.apply_unchecked` allocates almost nothing.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
 from mushka.cards import CARDS, SUIT_MASKS, Suit, cards_of
-from mushka.engine.actions import PASS, TAKES, Action, Kind, plays_of, stand_mask
+from mushka.engine.actions import PASS, PLAYS, SUIT_PLAYS, TAKES, Action, Kind, plays_of, stand_mask
 from mushka.engine.deal import Deal, DealResult, Phase
 from mushka.engine.events import (
     AllPassed,
@@ -45,6 +46,7 @@ UNDECIDED: Final = 0
 PASSED: Final = 1
 STOOD: Final = 2
 TRICKS_PER_DEAL: Final = 5
+_BIT: Final = tuple(1 << i for i in range(52))
 _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 _PLAY_KIND: Final = Kind.PLAY
@@ -112,9 +114,12 @@ class TrumpDeal(Deal):
         n = self.n
         deck = self._deck
         hands = [0] * n
-        # N4: one card at a time from the eldest, round the table.
-        for i in range(5 * n):
-            hands[(self.eldest + i) % n] |= 1 << deck[i]
+        # N4: one card at a time from the eldest, round the table: the k-th
+        # seat from the eldest gets deck[k], deck[k + n], ... deck[k + 4n].
+        bit = _BIT
+        for k in range(n):
+            a, b, c, d, e = deck[k:5 * n:n]
+            hands[(self.eldest + k) % n] = bit[a] | bit[b] | bit[c] | bit[d] | bit[e]
         self.hands = hands
         self.turnup = deck[5 * n]
         self.trump = self.turnup // 13
@@ -245,9 +250,13 @@ class TrumpDeal(Deal):
         if not self.rules.plain_play:
             return plays_of(self._play_mask(self.to_act)[0])
         # C14 with the default options, inlined: follow, else trump, else anything.
-        legal = hand & SUIT_MASKS[self._lead_suit]
-        if not legal:
-            legal = hand & self._trump_mask or hand
+        lead = self._lead_suit
+        legal = hand & SUIT_MASKS[lead]
+        if legal:
+            if hand & self._priv_bit and not legal & self._priv_bit and self.rules.privileged_free_play:
+                return plays_of(legal | self._priv_bit)  # C12: the privileged card is free
+            return SUIT_PLAYS[lead][legal >> 13 * lead]
+        legal = hand & self._trump_mask or hand
         if self.rules.privileged_free_play:
             legal |= hand & self._priv_bit
         return plays_of(legal)
@@ -261,25 +270,50 @@ class TrumpDeal(Deal):
         else:
             self._do(action, None)
 
+    def playout(self, rng: random.Random) -> None:
+        """Finish the deal with uniformly random legal actions (see :meth:`Deal.playout`).
+
+        Trick play runs here without building action lists: the legal cards
+        are a mask and the chosen one is its j-th bit.
+        """
+        random_ = rng.random
+        while self.phase is not _PLAY:
+            if self.phase is _OVER:
+                return
+            options = self._declare_choices()
+            self.apply_unchecked(options[int(random_() * len(options))])
+        self._events = None
+        log = self._log
+        hands = self.hands
+        plain = self.rules.plain_play and self.rules.privileged_free_play
+        priv = self._priv_bit
+        trumps = self._trump_mask
+        while self.phase is _PLAY:
+            seat = self.to_act
+            hand = hands[seat]
+            if not self._trick:
+                legal = hand
+            elif plain:
+                # C14 with the default options (see legal_actions).
+                legal = hand & SUIT_MASKS[self._lead_suit] or hand & trumps or hand
+                legal |= hand & priv
+            else:
+                legal = self._play_mask(seat)[0]
+            for _ in range(int(random_() * legal.bit_count())):
+                legal &= legal - 1
+            bit = legal & -legal
+            log.append(PLAYS[bit.bit_length() - 1])
+            self._play(bit, None)
+
     def _declare_choices(self) -> _DeclareChoices:
         seat = self.to_act
         rules = self.rules
         hand = self.hands[seat]
         head: tuple[Action, ...] = (PASS,) if self._why_pass(seat) is None else ()
         limit = min(rules.max_exchange, len(self._talon))
-        cards = []
-        rest = hand
-        while rest:
-            low = rest & -rest
-            cards.append(low.bit_length() - 1)
-            rest ^= low
-        banned = -1
-        if not rules.can_discard_privileged and hand & self._priv_bit:
-            banned = cards.index(self._priv)
-        tail: tuple[Action, ...] = ()
-        if seat == self.dealer and not self._took and rules.dealer_takes_turnup:
-            tail = tuple(TAKES[c] for k, c in enumerate(cards) if k != banned)
-        return _DeclareChoices(head, tuple(cards), _subsets(len(cards), limit, banned), tail)
+        banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
+        takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
+        return _DeclareChoices(head, hand, limit, banned, takes)
 
     def _why_pass(self, seat: int) -> Why:
         rules = self.rules
@@ -633,22 +667,47 @@ class _DeclareChoices(Sequence[Action]):
     """C6-C8: the declaration choices of one seat, built lazily.
 
     A hand of five offers up to 32 exchanges; a random player needs only one
-    of them, so items are made on demand (STYLE 3: no per-action churn).
-    Order: pass (if allowed), every stand from pat to the largest exchange,
-    then the dealer's takes.
+    of them, so the length is known at once and the items are made on demand
+    (STYLE 3: no per-action churn).  Order: pass (if allowed), every stand
+    from pat to the largest exchange, then the dealer's takes.
     """
 
-    __slots__ = ("_cards", "_head", "_subsets", "_tail")
+    __slots__ = ("_banned", "_hand", "_head", "_len", "_limit", "_subs", "_tail", "_takes")
 
-    def __init__(self, head: tuple[Action, ...], cards: tuple[int, ...],
-                 subsets: tuple[int, ...], tail: tuple[Action, ...]) -> None:
+    def __init__(self, head: tuple[Action, ...], hand: int, limit: int, banned: int, takes: bool) -> None:
         self._head = head
-        self._cards = cards
-        self._subsets = subsets
-        self._tail = tail
+        self._hand = hand
+        self._limit = limit
+        self._banned = banned  # the privileged card's bit if it may not be discarded (MI5)
+        self._takes = takes
+        size = hand.bit_count()
+        count = _SUBSET_COUNT.get((size, limit, banned != 0))
+        if count is None:
+            count = len(_subsets(size, limit, 0 if banned else -1))
+            _SUBSET_COUNT[(size, limit, banned != 0)] = count
+        self._len = len(head) + count + ((size - (banned != 0)) if takes else 0)
+        self._subs: tuple[int, ...] = ()
+        self._tail: tuple[Action, ...] = ()
+
+    def _realise(self) -> None:
+        hand = self._hand
+        # The banned card's position among the hand's cards, in index order.
+        banned = (hand & (self._banned - 1)).bit_count() if self._banned else -1
+        self._subs = _subsets(hand.bit_count(), self._limit, banned)
+
+    def _takes_tail(self) -> tuple[Action, ...]:
+        if not self._tail:
+            out = []
+            rest = self._hand & ~self._banned
+            while rest:
+                low = rest & -rest
+                out.append(TAKES[low.bit_length() - 1])
+                rest ^= low
+            self._tail = tuple(out)
+        return self._tail
 
     def __len__(self) -> int:
-        return len(self._head) + len(self._subsets) + len(self._tail)
+        return self._len
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -658,37 +717,40 @@ class _DeclareChoices(Sequence[Action]):
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+            return [self[i] for i in range(*index.indices(self._len))]
         if index < 0:
-            index += len(self)
+            index += self._len
         h = len(self._head)
         if 0 <= index < h:
             return self._head[index]
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        if not self._subs:
+            self._realise()
         index -= h
-        if 0 <= index < len(self._subsets):
-            pos = self._subsets[index]
+        if index < len(self._subs):
+            # Position bits of the subset pick the hand's cards, low to high.
+            pos = self._subs[index]
             mask = 0
-            cards = self._cards
-            k = 0
+            rest = self._hand
             while pos:
+                low = rest & -rest
                 if pos & 1:
-                    mask |= 1 << cards[k]
+                    mask |= low
+                rest ^= low
                 pos >>= 1
-                k += 1
             return stand_mask(mask)
-        index -= len(self._subsets)
-        if 0 <= index < len(self._tail):
-            return self._tail[index]
-        raise IndexError(index)
+        return self._takes_tail()[index - len(self._subs)]
 
     def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self)):
+        for i in range(self._len):
             yield self[i]
 
     def __contains__(self, value: object) -> bool:
         return any(a == value for a in self)
 
 
+_SUBSET_COUNT: dict[tuple[int, int, bool], int] = {}
 _SUBSET_CACHE: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
 

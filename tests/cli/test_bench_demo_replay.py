@@ -1,0 +1,72 @@
+"""The demo, replay and bench commands, run as a user runs them."""
+
+import json
+
+from typer.testing import CliRunner
+
+from mushka.cli.main import app
+
+runner = CliRunner()
+
+
+def test_bench_json_has_one_line_per_configuration_with_the_documented_fields():
+    result = runner.invoke(app, ["bench", "--json", "--seconds", "0.05", "--variant", "classic"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [(r["variant"], r["players"]) for r in rows] == [("classic", n) for n in (3, 4, 5, 7)]
+    for row in rows:
+        assert {"variant", "players", "deals_per_s", "actions_per_s", "playout_deals_per_s"} <= set(row)
+        assert row["deals_per_s"] > 0 and row["actions_per_s"] > row["deals_per_s"]
+
+
+def test_demo_saves_a_record_that_replay_accepts(tmp_path):
+    path = tmp_path / "demo.json"
+    result = runner.invoke(app, ["demo", "-v", "kopilka", "--seed", "4", "--summary", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Deal 4" in result.output
+    replayed = runner.invoke(app, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    report = json.loads(replayed.output)
+    assert report["valid"] is True and report["variant"] == "kopilka"
+    assert len(report["deals"]) == 4
+    assert sum(report["result"]["money"]) == 0
+    for deal in report["deals"]:
+        assert {"number", "dealer", "tricks", "special", "pot", "balances"} <= set(deal)
+
+
+def test_demo_in_russian_and_replay_text(tmp_path):
+    path = tmp_path / "demo.json"
+    result = runner.invoke(app, ["demo", "-v", "мистигри", "-p", "3", "--seed", "2", "--lang", "ru",
+                                 "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Сдача 1" in result.output
+    text = runner.invoke(app, ["replay", str(path), "--lang", "ru"])
+    assert text.exit_code == 0
+    assert "запись верна" in text.output and "записи:" in text.output
+
+
+def test_replay_names_the_deal_the_action_and_the_rule_of_a_broken_record(tmp_path):
+    path = tmp_path / "demo.json"
+    assert runner.invoke(app, ["demo", "--seed", "5", "--summary", "--save", str(path)]).exit_code == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    actions = record["deals"][0]["actions"]
+    first_play = next(i for i, a in enumerate(actions) if len(a) == 2)
+    # Replace a played card by one that cannot be in that hand: the deck's turned card.
+    turned = record["deals"][0]["deck"].split()[5 * record["players"]]
+    actions[first_play] = turned
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 2
+    error = json.loads(result.output)
+    assert error["valid"] is False and error["code"] == "record_action"
+    assert error["rule"] == "C13"
+    assert f"action {first_play + 1} ({turned})" in error["message"]
+    plain = runner.invoke(app, ["replay", str(path)])
+    assert plain.exit_code == 2 and "deal 1" in plain.output
+
+
+def test_replay_of_a_file_that_is_not_json_is_refused(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2 and "not JSON" in result.output
