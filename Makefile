@@ -19,12 +19,13 @@ $(VENV)/.installed-test: pyproject.toml
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
-	$(BIN)/mushka demo --seed 1
+	$(BIN)/mushka serve
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	bash scripts/ensure-chromium.sh
 	$(BIN)/pytest -n auto --dist loadgroup
 
 lint: $(VENV)/.installed-test

@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "mushka.cli.rules_cmd",
     "mushka.cli.bench_cmd",
     "mushka.cli.play_cmd",
+    "mushka.cli.serve_cmd",
 ]
 
 for _name in COMMAND_MODULES:

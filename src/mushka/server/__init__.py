@@ -1,0 +1,20 @@
+"""``mushka serve``: play in the browser, against bots or with friends.
+
+The server alone holds every game; clients send actions over a WebSocket
+and receive their own seat's view and events (see ``docs/protocol.md`` and
+``docs/server.md``).  The rules engine knows nothing of the server, and the
+server owns no rules: it asks the engine.
+
+* :mod:`~mushka.server.protocol`: the typed, versioned messages;
+* :mod:`~mushka.server.table`: one table, run as an actor (one lock);
+* :mod:`~mushka.server.lobby`: making, finding and listing tables;
+* :mod:`~mushka.server.connection`: one WebSocket, checked and dispatched;
+* :mod:`~mushka.server.store`: storage (SQLAlchemy, Alembic migrations);
+* :mod:`~mushka.server.app`: the Starlette application.
+"""
+
+from mushka.server.app import create_app
+from mushka.server.config import ServerConfig
+from mushka.server.protocol import PROTOCOL_VERSION
+
+__all__ = ["PROTOCOL_VERSION", "ServerConfig", "create_app"]

@@ -1,0 +1,224 @@
+"""The ASGI application: the HTTP API, the table WebSockets and the static front end.
+
+:func:`create_app` builds a Starlette app from a :class:`ServerConfig`.  At
+startup it runs the database migrations (a fresh database is created the same
+way) and brings back every table that was waiting or playing; at shutdown it
+stops the tables' tasks.  See ``docs/protocol.md`` for every endpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from mushka import __version__
+from mushka.errors import MushkaError
+from mushka.server.config import ServerConfig
+from mushka.server.connection import Connection
+from mushka.server.lobby import Lobby
+from mushka.server.protocol import (
+    CreateTable,
+    ErrorBody,
+    ErrorReply,
+    Health,
+    JoinTable,
+    RecordList,
+    TableList,
+)
+from mushka.server.ratelimit import AddressLimiter
+from mushka.server.store import SqlStore, TableStore
+from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem
+
+log = logging.getLogger("mushka.server")
+
+M = TypeVar("M", bound=BaseModel)
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def request_lang(request: Request, given: str | None = None) -> str:
+    """The language of a reply: the body's ``lang``, ``?lang=``, then ``Accept-Language``."""
+    if given in ("en", "ru"):
+        return given
+    query = request.query_params.get("lang")
+    if query in ("en", "ru"):
+        return query
+    accept = request.headers.get("accept-language", "").strip().lower()
+    return "ru" if accept.startswith("ru") else "en"
+
+
+def json_reply(model: BaseModel, status: int = 200) -> Response:
+    """A pydantic model as a JSON response."""
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
+def error_reply(error: MushkaError, lang: str) -> Response:
+    """Any mushka error as an HTTP error with its code, rule and message."""
+    status = HTTP_STATUS.get(error.code, 400) if isinstance(error, ProtocolError) else 400
+    body = ErrorReply(error=ErrorBody(code=error.code, rule=error.rule, message=error.message(lang)))
+    return json_reply(body, status)
+
+
+def create_app(config: ServerConfig | None = None, *, store: TableStore | None = None) -> Starlette:
+    """The server as an ASGI app (``store`` replaces the SQL storage, e.g. in tests)."""
+    cfg = config or ServerConfig()
+    limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
+    holder: dict[str, Lobby] = {}
+
+    def lobby() -> Lobby:
+        return holder["lobby"]
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        used: TableStore = store if store is not None else await asyncio.to_thread(SqlStore, cfg.database_url)
+        holder["lobby"] = lob = Lobby(cfg, used)
+        await lob.open()
+        log.info("mushka %s serving; %d tables in memory", __version__, len(lob.tables))
+        try:
+            yield
+        finally:
+            await lob.close()
+            if store is None:
+                used.close()
+
+    def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Endpoint:
+        """Turn every mushka error into its HTTP reply."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except MushkaError as exc:
+                return error_reply(exc, request_lang(request))
+
+        return endpoint
+
+    async def read_body(request: Request, model: type[M]) -> M:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > cfg.max_body_bytes:
+            raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
+        raw = await request.body()
+        if len(raw) > cfg.max_body_bytes:
+            raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
+        try:
+            data: Any = json.loads(raw or b"{}")
+        except ValueError:
+            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
+        if not isinstance(data, dict):
+            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
+
+    def limit(request: Request) -> None:
+        address = request.client.host if request.client is not None else "?"
+        if not limiter.allow(address):
+            raise ProtocolError("rate_limited", rule="P6", rate=cfg.http_rate)
+
+    def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+        text = request.query_params.get(name)
+        if text is None:
+            return default
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise ProtocolError("bad_query", rule="P2", name=name,
+                                problem=Problem("server.problem.number", low=low, high=high))
+        return value
+
+    async def health(request: Request) -> Response:
+        lob = lobby()
+        database = await asyncio.to_thread(lob.store.ping)
+        return json_reply(Health(
+            server=__version__, tables=len(lob.tables),
+            playing=sum(1 for t in lob.tables.values() if t.status == "playing"),
+            connections=lob.connections, database=database,
+        ))
+
+    async def meta(request: Request) -> Response:
+        return json_reply(lobby().meta())
+
+    async def list_tables(request: Request) -> Response:
+        status = request.query_params.get("status")
+        if status not in (None, "waiting", "playing", "over"):
+            raise ProtocolError("bad_query", rule="P2", name="status", problem=Problem("server.problem.status"))
+        return json_reply(TableList(tables=lobby().listed(status, request_lang(request))))
+
+    async def create_table(request: Request) -> Response:
+        limit(request)
+        body = await read_body(request, CreateTable)
+        lang = request_lang(request, body.lang)
+        try:
+            reply = await lobby().create(body, lang)
+        except MushkaError as exc:
+            return error_reply(exc, lang)
+        return json_reply(reply, 201)
+
+    async def get_table(request: Request) -> Response:
+        table = await lobby().get(request.path_params["table_id"])
+        return json_reply(table.info(request_lang(request)))
+
+    async def join_table(request: Request) -> Response:
+        limit(request)
+        body = await read_body(request, JoinTable)
+        lang = request_lang(request, body.lang)
+        try:
+            reply = await lobby().join(request.path_params["table_id"], body.name, body.seat, lang)
+        except MushkaError as exc:
+            return error_reply(exc, lang)
+        return json_reply(reply)
+
+    async def get_record(request: Request) -> Response:
+        text = await lobby().record(request.path_params["table_id"])
+        return Response(text, media_type="application/json")
+
+    async def list_records(request: Request) -> Response:
+        count = int_param(request, "limit", 50, 1, 500)
+        offset = int_param(request, "offset", 0, 0, 10**9)
+        return json_reply(RecordList(records=await lobby().records(count, offset)))
+
+    async def table_socket(websocket: WebSocket) -> None:
+        await Connection(websocket, lobby(), websocket.path_params["table_id"]).run()
+
+    routes: list[BaseRoute] = [
+        Route("/api/health", guarded(health), methods=["GET"]),
+        Route("/api/meta", guarded(meta), methods=["GET"]),
+        Route("/api/tables", guarded(list_tables), methods=["GET"]),
+        Route("/api/tables", guarded(create_table), methods=["POST"]),
+        Route("/api/tables/{table_id}", guarded(get_table), methods=["GET"]),
+        Route("/api/tables/{table_id}/join", guarded(join_table), methods=["POST"]),
+        Route("/api/tables/{table_id}/record", guarded(get_record), methods=["GET"]),
+        Route("/api/records", guarded(list_records), methods=["GET"]),
+        Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+    ]
+    if cfg.web_dir is not None and (cfg.web_dir / "index.html").is_file():
+        routes.append(Mount("/", app=StaticFiles(directory=cfg.web_dir, html=True), name="web"))
+    else:
+        async def no_front_end(request: Request) -> Response:
+            return JSONResponse({"server": f"mushka {__version__}", "api": "/api/meta",
+                                 "protocol": "docs/protocol.md"})
+
+        routes.append(Route("/", no_front_end, methods=["GET"]))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.holder = holder
+    return app
+
+
+def lobby_of(app: Starlette) -> Lobby:
+    """The lobby of a running app (for tests and tools)."""
+    holder: dict[str, Lobby] = app.state.holder
+    return holder["lobby"]

@@ -1,0 +1,51 @@
+"""The server's settings, with the defaults of ``mushka serve``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from mushka.server.protocol import MAX_MESSAGE_BYTES
+
+WEB_DIR: Final = Path(__file__).resolve().parent.parent / "web"
+"""Where the browser front end lives in the package (served at ``/`` if present)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Everything ``create_app`` needs; every field has a sensible default."""
+
+    database_url: str = "sqlite:///mushka.db"
+    """SQLAlchemy URL; a SQLite file by default, ``postgresql+psycopg://…`` works too."""
+    grace: float = 30.0
+    """Seconds an absent player keeps his seat before a bot plays for him."""
+    bot_delay: float = 0.7
+    """Seconds a bot waits before acting, so that people can follow the game."""
+    default_bot: str | None = None
+    """The bot for ``"bot"`` seats and absent players (None: heuristic if present, else random)."""
+    bots: tuple[str, ...] | None = None
+    """The bots tables may use (None: every registered bot but the all-seeing oracle)."""
+    web_dir: Path | None = WEB_DIR
+    """Static files to serve at ``/`` (ignored when the directory does not exist)."""
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    rate: float = 5.0
+    """P6: messages per second a connection may send on average."""
+    burst: int = 20
+    """P6: messages a connection may send at once."""
+    strikes: int = 20
+    """P6: refused messages after which a connection is closed."""
+    http_rate: float = 1.0
+    """P6: tables created or joined per second per address, on average."""
+    http_burst: int = 30
+    max_body_bytes: int = 16384
+    max_tables: int = 2000
+    """Tables held in memory at once (waiting, playing, or recently over)."""
+    max_connections: int = 64
+    """Connections to one table (players and spectators)."""
+    hello_timeout: float = 15.0
+    queue_size: int = 512
+    """Messages waiting for a slow connection before it is dropped (it can resync)."""
+    keep_finished: float = 900.0
+    """Seconds a finished table stays in memory after its last connection left."""
+    sweep_every: float = 60.0

@@ -1,0 +1,268 @@
+"""One WebSocket connection to a table: validation, dispatch and sending.
+
+Every incoming message goes through the same checks, in order, and the first
+that fails answers with an ``error`` naming its rule and changes nothing:
+rate (P6), size (P1), JSON (P1), type (P2), schema (P2), hello first (P3),
+then the table's own checks: token (P4), seat and turn (P5), version (P9)
+and the game's legality (the engine names the rule).  Messages are
+dispatched through :data:`HANDLERS`, one function per message type.
+
+Outgoing messages wait in a bounded queue drained by a writer task, so a
+table never waits for a slow client; a client that falls too far behind is
+disconnected and can come back with a resync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from mushka.errors import MushkaError
+from mushka.server.lobby import Lobby
+from mushka.server.protocol import (
+    CLIENT_MESSAGE,
+    CLIENT_TYPES,
+    PROTOCOL_VERSION,
+    Act,
+    ClientMessage,
+    Error,
+    Hello,
+    Lang,
+    Leave,
+    Ping,
+    Pong,
+    RequestId,
+    Resync,
+    SetLang,
+    SetSeat,
+    Start,
+)
+from mushka.server.ratelimit import TokenBucket
+from mushka.server.table import Table, TableMoved
+from mushka.server.texts import ProtocolError, ValidationProblem
+
+log = logging.getLogger("mushka.server")
+
+Handler = Callable[["Connection", Any], Awaitable[None]]
+
+
+class Connection:
+    """A client of one table over one WebSocket."""
+
+    def __init__(self, websocket: WebSocket, lobby: Lobby, table_id: str) -> None:
+        """A connection not yet greeted; :meth:`run` serves it to the end."""
+        self.websocket = websocket
+        self.lobby = lobby
+        self.config = lobby.config
+        self.table_id = table_id
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.lang: Lang = "en"
+        self.greeted = False
+        self.strikes = 0
+        self.bucket = TokenBucket(self.config.rate, self.config.burst)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.config.queue_size)
+        self._close_code: int | None = None
+
+    # --- sending --------------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """Queue one message; a client too far behind is dropped (it can resync)."""
+        if self._close_code is not None:
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("table %s: dropping a slow connection", self.table_id)
+            self.close(4408)
+
+    def fail(self, error: MushkaError, request: RequestId | None = None) -> None:
+        """Send ``error`` in this connection's language; a fatal one ends the connection."""
+        fatal = isinstance(error, ProtocolError) and error.fatal
+        self.send(Error(code=error.code, rule=error.rule, message=error.message(self.lang), id=request,
+                        fatal=fatal).model_dump_json())
+        if fatal and isinstance(error, ProtocolError):
+            self.close(error.close_code)
+
+    def close(self, code: int) -> None:
+        """Close after the queued messages have gone out."""
+        if self._close_code is not None:
+            return
+        self._close_code = code
+        if self._queue.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self._queue.get_nowait()
+        self._queue.put_nowait(None)
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    break
+                await self.websocket.send_text(text)
+            await self.websocket.close(self._close_code or 1000)
+        except Exception:  # the client is gone; the reader sees the disconnect
+            self._close_code = self._close_code or 1001
+
+    # --- receiving ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve the connection until either side closes it."""
+        await self.websocket.accept()
+        writer = asyncio.get_running_loop().create_task(self._writer())
+        try:
+            try:
+                self.table = await self.lobby.get(self.table_id)
+            except ProtocolError as exc:
+                exc.fatal, exc.close_code = True, 4404
+                self.fail(exc)
+                return
+            await self._receive_all()
+        finally:
+            if self.table is not None and self.greeted:
+                await self.table.detach(self)
+            self.close(1000)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=5)
+            if not writer.done():
+                writer.cancel()
+
+    async def _receive_all(self) -> None:
+        while self._close_code is None:
+            try:
+                if self.greeted:
+                    message = await self.websocket.receive()
+                else:
+                    message = await asyncio.wait_for(self.websocket.receive(), self.config.hello_timeout)
+            except TimeoutError:
+                self.fail(ProtocolError("hello_timeout", rule="P3", fatal=True, close_code=4400,
+                                        seconds=self.config.hello_timeout))
+                return
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            if self.websocket.client_state != WebSocketState.CONNECTED:
+                return
+            await self.handle(message.get("text"), message.get("bytes"))
+
+    async def handle(self, text: str | None, data: bytes | None) -> None:
+        """Check one incoming frame and dispatch it; errors go back to the client."""
+        request: RequestId | None = None
+        try:
+            if not self.bucket.allow():
+                self.strikes += 1
+                fatal = self.strikes >= self.config.strikes
+                raise ProtocolError("rate_limited", rule="P6", fatal=fatal, close_code=4429, rate=self.config.rate)
+            message = self.parse(text, data)
+            request = message.id
+            await HANDLERS[message.type](self, message)
+        except MushkaError as exc:
+            self.fail(exc, request)
+        except Exception:  # a bug answers this message only; the table and the connection go on
+            log.exception("table %s: a message failed", self.table_id)
+            self.fail(ProtocolError("internal"), request)
+
+    def parse(self, text: str | None, data: bytes | None) -> ClientMessage:
+        """P1, P2: one frame as a typed client message, or a :class:`ProtocolError`."""
+        if text is None:
+            size = len(data or b"")
+            if size > self.config.max_message_bytes:
+                raise ProtocolError("too_large", rule="P1", size=size, limit=self.config.max_message_bytes)
+            raise ProtocolError("not_json", rule="P1")
+        size = len(text.encode("utf-8"))
+        if size > self.config.max_message_bytes:
+            raise ProtocolError("too_large", rule="P1", size=size, limit=self.config.max_message_bytes)
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            raise ProtocolError("not_json", rule="P1") from None
+        if not isinstance(raw, dict):
+            raise ProtocolError("not_object", rule="P1")
+        kind = raw.get("type")
+        if not isinstance(kind, str) or kind not in HANDLERS:
+            raise ProtocolError("unknown_type", rule="P2", kind=str(kind)[:32], known=", ".join(CLIENT_TYPES))
+        try:
+            message: ClientMessage = CLIENT_MESSAGE.validate_python(raw)
+        except ValidationError as exc:
+            raise ProtocolError("bad_message", rule="P2", kind=kind, problem=ValidationProblem(exc)) from None
+        if not self.greeted and kind != "hello":
+            raise ProtocolError("hello_first", rule="P3")
+        return message
+
+    def _table(self) -> Table:
+        assert self.table is not None
+        return self.table
+
+    # --- handlers ----------------------------------------------------------------------------------
+
+    async def on_hello(self, message: Hello) -> None:
+        """P3, P4: greet, check the protocol version and the token, and send the state."""
+        if self.greeted:
+            raise ProtocolError("hello_again", rule="P3")
+        self.lang = message.lang
+        if message.protocol != PROTOCOL_VERSION:
+            raise ProtocolError("protocol", rule="P3", fatal=True, close_code=4400,
+                                server=PROTOCOL_VERSION, client=message.protocol)
+        for _ in range(3):
+            try:
+                await self._table().attach(self, message.token, message.id)
+                break
+            except TableMoved:
+                # The idle table left memory while this connection waited for its hello.
+                self.table = await self.lobby.get(self.table_id)
+        else:
+            raise ProtocolError("no_table", rule="P12", fatal=True, close_code=4404, id=self.table_id)
+        self.greeted = True
+
+    async def on_act(self, message: Act) -> None:
+        """P5, P9: an action for this connection's seat."""
+        await self._table().act(self, message.action, message.version)
+
+    async def on_resync(self, message: Resync) -> None:
+        """P7: the full state again."""
+        await self._table().resync(self, message.id)
+
+    async def on_set_seat(self, message: SetSeat) -> None:
+        """P8: the host sets a seat."""
+        await self._table().set_seat(self, message.seat, message.bot)
+
+    async def on_start(self, message: Start) -> None:
+        """P8: the host starts the game."""
+        await self._table().start(self, message.fill)
+
+    async def on_leave(self, message: Leave) -> None:
+        """P8: give the seat up before the start."""
+        await self._table().leave(self)
+
+    async def on_lang(self, message: SetLang) -> None:
+        """Switch language; the state follows in it."""
+        self.lang = message.lang
+        await self._table().resync(self, message.id)
+
+    async def on_ping(self, message: Ping) -> None:
+        """Keep-alive."""
+        self.send(Pong(id=message.id).model_dump_json())
+
+
+HANDLERS: Final[dict[str, Handler]] = {
+    "hello": Connection.on_hello,
+    "act": Connection.on_act,
+    "resync": Connection.on_resync,
+    "set_seat": Connection.on_set_seat,
+    "start": Connection.on_start,
+    "leave": Connection.on_leave,
+    "lang": Connection.on_lang,
+    "ping": Connection.on_ping,
+}
+"""The dispatch table: one handler per client message type (P2)."""
+
+assert set(HANDLERS) == set(CLIENT_TYPES)

@@ -1,0 +1,298 @@
+"""The lobby: creating, finding, listing and forgetting tables.
+
+The lobby holds the tables in memory by id.  At startup it brings back every
+stored table that waits or plays (a restart loses no game); a table asked for
+later (a finished game, a waiting table forgotten while idle) is rebuilt
+from storage on demand.  Finished and idle tables leave memory after a while;
+storage keeps them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Final
+
+from mushka import __version__
+from mushka.bots import BOTS, make_bot
+from mushka.errors import MushkaError, OptionsError
+from mushka.rules import Rules
+from mushka.rules.options import format_value, options_for
+from mushka.rules.variants import VARIANTS
+from mushka.server.config import ServerConfig
+from mushka.server.protocol import (
+    CreateTable,
+    CreateTableReply,
+    JoinReply,
+    Limits,
+    Meta,
+    OptionInfo,
+    RecordSummary,
+    SeatKind,
+    SeatToken,
+    TableInfo,
+    VariantInfo,
+)
+from mushka.server.store import TableStore
+from mushka.server.table import Seat, Services, Table, TableMoved, hash_token, new_token
+from mushka.server.texts import Problem, ProtocolError, options_error
+from mushka.server.wire import clean_name
+
+log = logging.getLogger("mushka.server")
+
+NOT_FOR_TABLES: Final = frozenset({"oracle"})
+"""Registered bots a server does not offer: an oracle assumes it sees every card."""
+
+
+def available_bots() -> list[str]:
+    """The registered bots (the random bot, and those whose modules are installed)."""
+    make_bot("random")  # importing the bot modules registers them in BOTS
+    return sorted(BOTS)
+
+
+def pick_default_bot(names: list[str]) -> str:
+    """The heuristic bot when there is one, else the random bot."""
+    return "heuristic" if "heuristic" in names else "random"
+
+
+def seat_url(table_id: str, token: str) -> str:
+    """The path that brings a player back to his seat (the token stays in the fragment)."""
+    return f"/?table={table_id}#token={token}"
+
+
+class Lobby:
+    """Every table the server holds in memory, and the way to make more."""
+
+    def __init__(self, config: ServerConfig, store: TableStore) -> None:
+        """A lobby over ``store``; call :meth:`open` inside the event loop."""
+        registered = available_bots()
+        allowed = [b for b in registered if b not in NOT_FOR_TABLES] if config.bots is None else [
+            b for b in config.bots if b in registered
+        ]
+        if not allowed:
+            allowed = ["random"]
+        default = config.default_bot or pick_default_bot(allowed)
+        if default not in allowed:
+            raise ValueError(f"the default bot {default!r} is not one of {', '.join(allowed)}")
+        self.config = config
+        self.store = store
+        self.services = Services(config=config, store=store, bots=tuple(allowed), default_bot=default)
+        self.tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Bring back every stored table that waits or plays and start their bots."""
+        stored = await asyncio.to_thread(self.store.load_active)
+        for snap in stored:
+            try:
+                table = Table.restore(self.services, snap)
+            except (MushkaError, TypeError, ValueError) as exc:
+                log.error("table %s cannot be restored: %s", snap.id, exc)
+                continue
+            self.tables[table.id] = table
+            table.begin()
+        if stored:
+            log.info("restored %d tables", len(self.tables))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def close(self) -> None:
+        """Stop every table's tasks."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for table in list(self.tables.values()):
+            await table.close()
+
+    async def _sweep(self) -> None:
+        """Now and then forget finished or waiting tables nobody has looked at for a while."""
+        while True:
+            await asyncio.sleep(self.config.sweep_every)
+            self.forget_idle()
+
+    def forget_idle(self, now: datetime | None = None) -> int:
+        """Drop idle tables from memory (storage keeps them); returns how many."""
+        moment = now or datetime.now(UTC)
+        limit = timedelta(seconds=self.config.keep_finished)
+        idle = [
+            t for t in self.tables.values()
+            if t.status != "playing" and not t.clients and moment - t.last_seen > limit
+        ]
+        for t in idle:
+            t.evicted = True
+            del self.tables[t.id]
+        return len(idle)
+
+    # --- finding tables -----------------------------------------------------------------------
+
+    async def get(self, table_id: str) -> Table:
+        """The table ``table_id``, from memory or rebuilt from storage; P12 if unknown."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if len(table_id) > 32:
+            raise ProtocolError("no_table", rule="P12", id=table_id[:32])
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            snap = await asyncio.to_thread(self.store.load, table_id)
+            if snap is None:
+                raise ProtocolError("no_table", rule="P12", id=table_id)
+            try:
+                table = Table.restore(self.services, snap)
+            except (MushkaError, TypeError, ValueError) as exc:
+                log.error("table %s cannot be restored: %s", table_id, exc)
+                raise ProtocolError("no_table", rule="P12", id=table_id) from None
+            self.tables[table_id] = table
+            table.begin()
+            return table
+
+    def listed(self, status: str | None, lang: str) -> list[TableInfo]:
+        """Listed tables in memory, newest first."""
+        tables = [t for t in self.tables.values() if t.listed and (status is None or t.status == status)]
+        tables.sort(key=lambda t: t.created, reverse=True)
+        return [t.info(lang) for t in tables]
+
+    # --- making tables ---------------------------------------------------------------------------
+
+    async def create(self, request: CreateTable, lang: str) -> CreateTableReply:
+        """P10: a new table as ``request`` asks, stored before it is announced."""
+        if len(self.tables) >= self.config.max_tables:
+            self.forget_idle()
+            if len(self.tables) >= self.config.max_tables:
+                raise ProtocolError("full", rule="P12", what="tables")
+        # The engine checks the variant, the players and every option, naming their rules.
+        try:
+            players = request.players
+            if players is None and request.seats is not None:
+                players = len(request.seats)  # the seat list says how many play
+            rules = Rules.make(request.variant, players, **request.options)
+        except OptionsError as exc:
+            raise options_error(exc) from None
+        entries = request.seats if request.seats is not None else ["me"] + ["bot"] * (rules.players - 1)
+        if len(entries) != rules.players:
+            raise ProtocolError("bad_seats", rule="P10", problem=Problem(
+                "server.problem.seat_count", count=len(entries), players=rules.players))
+        name = clean_name(request.name)
+        seats: list[Seat] = []
+        tokens: list[tuple[int, str]] = []
+        for index, entry in enumerate(entries):
+            kind, bot = self._seat_entry(entry)
+            seat = Seat(index, kind, bot=bot)
+            if entry.strip().lower() == "me":
+                token = new_token()
+                seat.name, seat.token_hash = name, hash_token(token)
+                tokens.append((index, token))
+            seats.append(seat)
+        table_id = secrets.token_urlsafe(9)
+        while table_id in self.tables:
+            table_id = secrets.token_urlsafe(9)
+        host = tokens[0][0] if tokens else None
+        table = Table(
+            self.services, table_id=table_id, rules=rules, seats=seats, host=host,
+            autostart=host is None, listed=request.listed, title=clean_name(request.title),
+            created=datetime.now(UTC),
+        )
+        await asyncio.to_thread(self.store.create, table.snapshot())
+        self.tables[table_id] = table
+        if request.start or (table.autostart and all(s.kind != "open" for s in seats)):
+            await table.start_now()
+        log.info("table %s created: %s", table_id, rules)
+        return CreateTableReply(
+            table=table.info(lang),
+            tokens=[SeatToken(seat=s, token=t, url=seat_url(table_id, t)) for s, t in tokens],
+            invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}",
+        )
+
+    def _seat_entry(self, entry: str) -> tuple[SeatKind, str | None]:
+        word, _, bot = entry.strip().partition(":")
+        word = word.lower()
+        if word == "me" and not bot:
+            return "human", None
+        if word == "open" and not bot:
+            return "open", None
+        if word == "bot":
+            return "bot", self.services.check_bot(bot.strip()) if bot else self.services.default_bot
+        raise ProtocolError("bad_seats", rule="P10", problem=Problem("server.problem.seat_entry", entry=entry))
+
+    async def join(self, table_id: str, name: str | None, seat: int | None, lang: str) -> JoinReply:
+        """P8: take an open seat of ``table_id``."""
+        for _ in range(3):
+            table = await self.get(table_id)
+            try:
+                index, token = await table.join(clean_name(name), seat)
+                break
+            except TableMoved:
+                continue
+        else:
+            raise ProtocolError("no_table", rule="P12", id=table_id)
+        return JoinReply(table=table.info(lang), token=SeatToken(seat=index, token=token,
+                                                                 url=seat_url(table_id, token)),
+                         ws=f"/ws/tables/{table_id}")
+
+    # --- records ------------------------------------------------------------------------------------
+
+    async def record(self, table_id: str) -> str:
+        """P11: the record of a finished game (JSON text)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            if table.status != "over" or table.game is None:
+                raise ProtocolError("not_over", rule="P11", id=table_id)
+            return table.record_text()
+        else:
+            snap = await asyncio.to_thread(self.store.load, table_id[:32])
+            if snap is None:
+                raise ProtocolError("no_record", rule="P12", id=table_id[:32])
+            if snap.status != "over":
+                raise ProtocolError("not_over", rule="P11", id=table_id)
+        if snap.record is None:
+            raise ProtocolError("no_record", rule="P12", id=table_id)
+        return snap.record
+
+    async def records(self, limit: int, offset: int) -> list[RecordSummary]:
+        """Finished games, newest first."""
+        snaps = await asyncio.to_thread(self.store.finished, limit, offset)
+        out = []
+        for snap in snaps:
+            seats = []
+            if snap.record is not None:
+                seats = [str(s) for s in json.loads(snap.record).get("seats", [])]
+            finished = snap.finished or snap.created
+            out.append(RecordSummary(id=snap.id, variant=snap.variant, players=snap.players, seats=seats,
+                                     finished=finished.isoformat(), winner=snap.winner,
+                                     record=f"/api/records/{snap.id}"))
+        return out
+
+    # --- the table form ---------------------------------------------------------------------------------
+
+    def meta(self) -> Meta:
+        """Variants, options, bots and limits, for a client's new-table form."""
+        variants = []
+        for v in VARIANTS.values():
+            options = [
+                OptionInfo(name=o.name, rules=list(o.rules), default=format_value(o.name, o.default(v.name)),
+                           values=list(o.values), help_en=o.help("en"), help_ru=o.help("ru"))
+                for o in options_for(v.name)
+            ]
+            variants.append(VariantInfo(name=v.name, title_en=v.title("en"), title_ru=v.title("ru"),
+                                        players=list(v.players), default_players=v.default_players,
+                                        privileged=v.privileged.code, options=options))
+        c = self.config
+        return Meta(server=__version__, variants=variants, bots=list(self.services.bots),
+                    default_bot=self.services.default_bot,
+                    limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
+                                  grace=c.grace, bot_delay=c.bot_delay))
+
+    @property
+    def connections(self) -> int:
+        """Connections to all tables in memory."""
+        return sum(len(t.clients) for t in self.tables.values())
+

@@ -1,0 +1,40 @@
+"""One row per deal, so that a save writes only the deals that changed.
+
+Revision ID: 0002
+Revises: 0001
+Create Date: 2025-02-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Add ``mushka_deals`` and the first dealer of each table.
+
+    Tables stored before keep their whole record in ``mushka_tables.record``;
+    the server reads it when a table has no deal rows yet.
+    """
+    op.create_table(
+        "mushka_deals",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("mushka_tables.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("number", sa.Integer(), primary_key=True),
+        sa.Column("data", sa.Text(), nullable=False),
+    )
+    with op.batch_alter_table("mushka_tables") as batch:
+        batch.add_column(sa.Column("first_dealer", sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    """Drop them again (games in progress then lose their deals since the upgrade)."""
+    with op.batch_alter_table("mushka_tables") as batch:
+        batch.drop_column("first_dealer")
+    op.drop_table("mushka_deals")

@@ -1,0 +1,455 @@
+"""The wire protocol of ``mushka serve``: typed, versioned messages.
+
+Every message on the WebSocket is one JSON object with a ``type``; the
+models here are the single source of truth for its fields, and
+``docs/protocol.md`` describes each with an example (a test checks that every
+example there validates against these models).  The HTTP API's request and
+reply bodies are here too.
+
+:data:`PROTOCOL_VERSION` changes whenever a message changes incompatibly; a
+client says which version it speaks in its ``hello`` and the server refuses
+any other (rule P3 of the protocol).
+
+The protocol rules have ids (P1-P12) so that an error can name the rule it
+enforces, just as the game's errors name the rules of RULES.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL_VERSION: Final = 1
+"""The version of this protocol; a ``hello`` must carry exactly this number."""
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""P1: the largest client message the server reads (UTF-8 bytes)."""
+
+MAX_NAME: Final = 32
+"""The longest player or table name."""
+
+Lang = Literal["en", "ru"]
+"""The languages of every text the server sends."""
+
+TableStatus = Literal["waiting", "playing", "over"]
+"""A table waits for players, plays, or is over."""
+
+SeatKind = Literal["open", "human", "bot"]
+"""A seat is free, held by a person (through a token) or played by a bot."""
+
+RequestId = Annotated[int, Field(ge=0, le=2**53)]
+"""A number the client may attach to a request; replies and errors echo it."""
+
+
+class Message(BaseModel):
+    """Base of every message: unknown fields are refused (P2), values are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- client to server ------------------------------------------------------------
+
+
+class Hello(Message):
+    """P3: the first message of every connection: protocol, seat token, language.
+
+    Without a ``token`` the connection watches as a spectator.
+    """
+
+    type: Literal["hello"]
+    protocol: int
+    token: str | None = Field(default=None, min_length=1, max_length=128)
+    lang: Lang = "en"
+    id: RequestId | None = None
+
+
+class Act(Message):
+    """P5: the seat's action in the text notation (``pass``, ``stand 7H 8D``, ``KC``,
+    ``take 9S``, ``draw``, ``discard 7H``).
+
+    ``version``, when given, must be the table's current version (P9), so that
+    an action chosen from an outdated view is refused rather than misapplied.
+    """
+
+    type: Literal["act"]
+    action: str = Field(min_length=1, max_length=64)
+    version: int | None = Field(default=None, ge=0)
+    id: RequestId | None = None
+
+
+class Resync(Message):
+    """P7: ask for the full current state (after a gap in versions)."""
+
+    type: Literal["resync"]
+    id: RequestId | None = None
+
+
+class SetSeat(Message):
+    """P8: the host puts a bot on an open seat (``bot`` a name) or opens a bot seat
+    again (``bot`` null), while the table is waiting."""
+
+    type: Literal["set_seat"]
+    seat: int = Field(ge=0, le=6)
+    bot: str | None = Field(default=None, max_length=32)
+    id: RequestId | None = None
+
+
+class Start(Message):
+    """P8: the host starts the game; open seats get the bot ``fill`` (default: the
+    server's default bot)."""
+
+    type: Literal["start"]
+    fill: str | None = Field(default=None, max_length=32)
+    id: RequestId | None = None
+
+
+class Leave(Message):
+    """P8: a player gives his seat up while the table is waiting; his token dies and
+    the connection goes on as a spectator."""
+
+    type: Literal["leave"]
+    id: RequestId | None = None
+
+
+class SetLang(Message):
+    """Switch the language of this connection's texts; a ``state`` follows."""
+
+    type: Literal["lang"]
+    lang: Lang
+    id: RequestId | None = None
+
+
+class Ping(Message):
+    """Keep-alive; answered by ``pong``."""
+
+    type: Literal["ping"]
+    id: RequestId | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Act | Resync | SetSeat | Start | Leave | SetLang | Ping, Field(discriminator="type")
+]
+"""Any message a client may send."""
+
+CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
+"""Validates one decoded client message."""
+
+CLIENT_TYPES: Final = ("hello", "act", "resync", "set_seat", "start", "leave", "lang", "ping")
+"""The ``type`` of every client message."""
+
+
+# --- shared parts --------------------------------------------------------------------
+
+
+class SeatInfo(Message):
+    """One seat as everybody may see it (never its token)."""
+
+    seat: int
+    kind: SeatKind
+    name: str | None = None
+    bot: str | None = None
+    """The bot's name on a bot seat."""
+    connected: bool = False
+    """A person's seat: at least one connection holds it now."""
+    substitute: bool = False
+    """A person's seat: he has been away longer than the grace time and a bot plays for him."""
+
+
+class TableInfo(Message):
+    """A table as the lobby and its players see it."""
+
+    id: str
+    title: str | None = None
+    variant: str
+    variant_title: str
+    players: int
+    options: dict[str, str]
+    """The options that differ from the variant's defaults (name -> text form)."""
+    status: TableStatus
+    host: int | None
+    """The seat that may set seats and start; null when the table starts by itself."""
+    seats: list[SeatInfo]
+    spectators: int = 0
+    listed: bool = True
+    invite: str
+    """The path of the invitation link (``/?table=ID``)."""
+    version: int
+    created: str
+    """ISO 8601 time, UTC."""
+    result: dict[str, Any] | None = None
+    """The game's result once it is over (``GameResult.to_json``)."""
+
+
+class EventOut(Message):
+    """One event of the game, as the receiving seat saw it (``Event.seen_by``).
+
+    ``data`` holds the event's fields (cards as codes, suits as letters,
+    hidden cards as null); ``text`` is the sentence in the connection's language.
+    """
+
+    event: str
+    data: dict[str, Any]
+    text: str
+
+
+# --- server to client -----------------------------------------------------------------
+
+
+class Welcome(Message):
+    """The answer to ``hello``: who this connection is."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    server: str
+    """The mushka version of the server."""
+    table: str
+    seat: int | None
+    """The connection's seat, or null for a spectator."""
+    host: bool = False
+    lang: Lang = "en"
+    id: RequestId | None = None
+
+
+class State(Message):
+    """The full current state for this connection (after ``welcome`` and on ``resync``).
+
+    ``view`` is ``GameView.to_json`` of the connection's seat (or the public
+    view), null while the table waits; ``log`` is the current deal's events
+    as the seat saw them.  ``version`` is the baseline for gap detection.
+    """
+
+    type: Literal["state"] = "state"
+    version: int
+    ply: int
+    """Actions applied in the game so far."""
+    table: TableInfo
+    view: dict[str, Any] | None = None
+    log: list[EventOut] = []
+    id: RequestId | None = None
+
+
+class Update(Message):
+    """P7: one applied action (or the start of the game): its events and the new view."""
+
+    type: Literal["update"] = "update"
+    version: int
+    ply: int
+    seat: int | None
+    """Who acted (null for the start of the game)."""
+    events: list[EventOut]
+    view: dict[str, Any]
+
+
+class TableChanged(Message):
+    """P7: the seats or the status of the table changed (join, bot, start, end)."""
+
+    type: Literal["table"] = "table"
+    version: int
+    table: TableInfo
+
+
+class Presence(Message):
+    """Who is connected and where a bot stands in for an absent player.
+
+    Not versioned: presence is not stored, and a resync reports it anyway.
+    """
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class Error(Message):
+    """A refused message: ``code`` for programs, ``message`` (naming the rule) for people.
+
+    Nothing changed on the server.  ``fatal`` means the server closes the
+    connection after this message.
+    """
+
+    type: Literal["error"] = "error"
+    code: str
+    rule: str | None = None
+    message: str
+    id: RequestId | None = None
+    fatal: bool = False
+
+
+class Pong(Message):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"
+    id: RequestId | None = None
+
+
+ServerMessage = Annotated[
+    Welcome | State | Update | TableChanged | Presence | Error | Pong, Field(discriminator="type")
+]
+"""Any message the server sends."""
+
+SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)
+"""Validates one server message (used by tests and Python clients)."""
+
+
+# --- HTTP ------------------------------------------------------------------------------
+
+OptionInput = str | int | bool
+"""An option value as JSON may carry it; text is parsed as on the command line."""
+
+
+class CreateTable(Message):
+    """``POST /api/tables``: a new table.
+
+    ``seats`` lists one entry per seat: ``"me"`` (the caller takes it and gets
+    its token; several are allowed, e.g. for a script driving every seat),
+    ``"open"`` (for a friend with the invitation), ``"bot"`` (the default bot)
+    or ``"bot:NAME"``.  Default: the caller at seat 0 and bots elsewhere.
+    ``start`` starts at once, filling open seats with the default bot.
+    """
+
+    variant: str = Field(default="classic", max_length=32)
+    players: int | None = Field(default=None, ge=1, le=16)
+    options: dict[str, OptionInput] = Field(default_factory=dict, max_length=40)
+    seats: list[str] | None = Field(default=None, max_length=16)
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+    """The caller's name on his ``me`` seats."""
+    title: str | None = Field(default=None, max_length=MAX_NAME)
+    start: bool = False
+    listed: bool = True
+    """Listed tables appear in ``GET /api/tables``; others only by invitation."""
+    lang: Lang | None = None
+
+
+class SeatToken(Message):
+    """A seat's secret token, given once, to the person who takes the seat."""
+
+    seat: int
+    token: str
+    url: str
+    """The path that brings the player back to this seat (token in the fragment)."""
+
+
+class CreateTableReply(Message):
+    """The reply to ``POST /api/tables``."""
+
+    table: TableInfo
+    tokens: list[SeatToken]
+    invite: str
+    ws: str
+    """The WebSocket path of the table."""
+
+
+class JoinTable(Message):
+    """``POST /api/tables/{id}/join``: take an open seat (the first one unless ``seat``)."""
+
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+    seat: int | None = Field(default=None, ge=0, le=6)
+    lang: Lang | None = None
+
+
+class JoinReply(Message):
+    """The reply to a join."""
+
+    table: TableInfo
+    token: SeatToken
+    ws: str
+
+
+class TableList(Message):
+    """``GET /api/tables``."""
+
+    tables: list[TableInfo]
+
+
+class RecordSummary(Message):
+    """One finished game in ``GET /api/records``."""
+
+    id: str
+    variant: str
+    players: int
+    seats: list[str]
+    finished: str
+    winner: int | None
+    record: str
+    """The path of the record's JSON."""
+
+
+class RecordList(Message):
+    """``GET /api/records``."""
+
+    records: list[RecordSummary]
+
+
+class OptionInfo(Message):
+    """One house-rule option of a variant, for the table form."""
+
+    name: str
+    rules: list[str]
+    default: str
+    values: list[str]
+    """The accepted words, where the option has a closed set (else any value of its kind)."""
+    help_en: str
+    help_ru: str
+
+
+class VariantInfo(Message):
+    """One variant, for the table form."""
+
+    name: str
+    title_en: str
+    title_ru: str
+    players: list[int]
+    default_players: int
+    privileged: str
+    options: list[OptionInfo]
+
+
+class Limits(Message):
+    """The server's limits, so that a client can stay within them."""
+
+    max_message_bytes: int
+    rate: float
+    """P6: messages per second allowed on a connection (sustained)."""
+    burst: int
+    grace: float
+    """Seconds an absent player keeps his seat before a bot stands in."""
+    bot_delay: float
+
+
+class Meta(Message):
+    """``GET /api/meta``: what a client needs to offer a new table."""
+
+    protocol: int = PROTOCOL_VERSION
+    server: str
+    variants: list[VariantInfo]
+    bots: list[str]
+    default_bot: str
+    limits: Limits
+
+
+class Health(Message):
+    """``GET /api/health``."""
+
+    status: Literal["ok"] = "ok"
+    protocol: int = PROTOCOL_VERSION
+    server: str
+    tables: int
+    """Tables held in memory."""
+    playing: int
+    connections: int
+    database: bool
+    """Whether the database answered."""
+
+
+class ErrorBody(Message):
+    """The ``error`` object of an HTTP error reply."""
+
+    code: str
+    rule: str | None = None
+    message: str
+
+
+class ErrorReply(Message):
+    """Every HTTP error: status 400, 404, 409, 413, 429 or 503 with this body."""
+
+    error: ErrorBody

@@ -1,0 +1,704 @@
+"""A table: one game, its seats and its connections, run as an actor.
+
+Everything that changes a table happens under its one :class:`asyncio.Lock`,
+one change at a time (STYLE 13): a person's action, a bot's action, a seat
+taken, the start.  Each stored change raises the table's *version* by one,
+is saved (:mod:`mushka.server.store`) and only then sent to every connection,
+so that what a client has seen is never lost by a restart.
+
+Nothing here knows the rules: the game (:class:`mushka.match.Game`) checks
+every action and names the rule it breaks; the table only asks it for each
+receiver's view (``view(seat)``, ``view(None)`` for spectators) and each
+receiver's version of every event (:meth:`~mushka.engine.Event.seen_by`).
+
+Bots play from their own seat's view, in a worker thread, one task per
+table; a person who has been away longer than the grace time gets a bot in
+his place until he comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from mushka import __version__
+from mushka.bots import Bot, make_bot
+from mushka.engine import Action, Event
+from mushka.errors import MushkaError, ParseError
+from mushka.i18n import tr
+from mushka.match import DealStarted, Game, new_game
+from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
+from mushka.records import VERSION as RECORD_VERSION
+from mushka.rules import Rules
+from mushka.server.config import ServerConfig
+from mushka.server.protocol import (
+    EventOut,
+    Lang,
+    Presence,
+    RequestId,
+    SeatInfo,
+    SeatKind,
+    State,
+    TableChanged,
+    TableInfo,
+    TableStatus,
+    Update,
+    Welcome,
+)
+from mushka.server.store import SeatSnapshot, TableSnapshot, TableStore
+from mushka.server.texts import EngineText, ProtocolError
+from mushka.server.wire import event_out
+
+log = logging.getLogger("mushka.server")
+
+
+class Client(Protocol):
+    """What a table needs of a connection."""
+
+    seat: int | None
+    lang: Lang
+
+    def send(self, text: str) -> None:
+        """Queue one message (never blocks)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What every table shares: settings, storage and the bots it may use."""
+
+    config: ServerConfig
+    store: TableStore
+    bots: tuple[str, ...]
+    default_bot: str
+
+    def check_bot(self, name: str) -> str:
+        """``name`` if tables may use that bot; else a P10 error listing the known ones."""
+        if name not in self.bots:
+            raise ProtocolError("bad_bot", rule="P10", name=name, known=", ".join(self.bots))
+        return name
+
+
+@dataclass(eq=False, slots=True)
+class Seat:
+    """A seat: stored facts (kind, name, bot, token hash) and live ones."""
+
+    index: int
+    kind: SeatKind
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    connections: int = 0
+    substitute: bool = False
+    away: asyncio.Task[None] | None = None
+    player: Bot | None = None
+    """The bot playing this seat (a bot seat, or a substitute for an absent person)."""
+
+    def info(self) -> SeatInfo:
+        """What everybody may see of this seat."""
+        return SeatInfo(seat=self.index, kind=self.kind, name=self.name, bot=self.bot,
+                        connected=self.connections > 0, substitute=self.substitute)
+
+    def snapshot(self) -> SeatSnapshot:
+        """The stored part."""
+        return SeatSnapshot(self.index, self.kind, self.name, self.bot, self.token_hash)
+
+
+class TableMoved(Exception):
+    """This table object was dropped from memory meanwhile; look the table up again."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh seat token: 32 URL-safe characters from the system's secure generator."""
+    return secrets.token_urlsafe(24)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Table:
+    """One table; see the module docstring."""
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        table_id: str,
+        rules: Rules,
+        seats: list[Seat],
+        host: int | None,
+        autostart: bool,
+        listed: bool,
+        title: str | None,
+        created: datetime,
+        version: int = 0,
+        status: TableStatus = "waiting",
+        game: Game | None = None,
+        finished: datetime | None = None,
+    ) -> None:
+        """A table in the state given (new, or rebuilt from storage)."""
+        self.services = services
+        self.config = services.config
+        self.id = table_id
+        self.rules = rules
+        self.seats = seats
+        self.host = host
+        self.autostart = autostart
+        self.listed = listed
+        self.title = title
+        self.created = created
+        self.version = version
+        self.status: TableStatus = status
+        self.game = game
+        self.finished = finished
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.last_seen = _now()
+        """When a connection last left (for evicting idle tables from memory)."""
+        self._rng = random.Random(secrets.randbits(64))
+        self._wake = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
+        self._closed = False
+        self.evicted = False
+        """Set when the lobby drops the table from memory; storage then holds the truth."""
+        # How far the game's event stream has been sent (see _drain).
+        self._deal_index = -1
+        self._deal_seen = 0
+        self._game_seen = 0
+        self._saved_deals = 0
+        """Deals already stored for good (finished ones); later saves skip them."""
+        self.ply = 0
+        if game is not None:
+            self._deal_index = len(game.deals) - 1
+            self._deal_seen = len(game.deal.events(omniscient=True))
+            self._game_seen = len(game.game_events())
+            self.ply = sum(len(d.actions) for d in game.deals)
+
+    # --- building ----------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, services: Services, snap: TableSnapshot) -> Table:
+        """Rebuild a stored table; the game is replayed from its record, action by action."""
+        rules = Rules.make(snap.variant, snap.players, **snap.options)
+        seats = [Seat(s.seat, _seat_kind(s.kind), s.name, s.bot, s.token_hash) for s in snap.seats]
+        record: Record | None = None
+        if snap.deals:
+            record = Record.from_json({
+                "format": FORMAT, "version": RECORD_VERSION, "variant": snap.variant, "players": snap.players,
+                "options": snap.options, "level": "game", "first_dealer": snap.first_dealer or 0,
+                "deals": [json.loads(data) for _, data in sorted(snap.deals)],
+            })
+        elif snap.record is not None:
+            record = Record.loads(snap.record)  # a whole record (a finished game, or stored before deal rows)
+        game: Game | None = None
+        if record is not None:
+            rebuilt = replay(record)
+            if not isinstance(rebuilt, Game):
+                raise TypeError(f"table {snap.id}: the stored record is not a whole game")
+            game = rebuilt
+        status: TableStatus = "over" if snap.status == "over" else "playing" if snap.status == "playing" else "waiting"
+        table = cls(services, table_id=snap.id, rules=rules, seats=seats, host=snap.host,
+                    autostart=snap.autostart, listed=snap.listed, title=snap.title, created=snap.created,
+                    version=snap.version, status=status, game=game, finished=snap.finished)
+        if status == "playing" and game is None:
+            raise TypeError(f"table {snap.id}: playing but no record is stored")
+        return table
+
+    def snapshot(self) -> TableSnapshot:
+        """What to store about this table now: the deals changed since the last save, and
+        the whole record once the game is over."""
+        record = None
+        winner = None
+        first_dealer = None
+        deals: tuple[tuple[int, str], ...] = ()
+        game = self.game
+        if game is not None:
+            first_dealer = game.first_dealer
+            played = game.deals
+            deals = tuple(
+                (number, json.dumps(DealRecord(dealer=d.dealer, deck=d.deck, actions=d.actions,
+                                               picks=d.picks).to_json(), separators=(",", ":")))
+                for number, d in enumerate(played[self._saved_deals:], self._saved_deals + 1)
+            )
+            if game.result is not None:
+                record = self.record_text()
+                winner = game.result.winner
+        return TableSnapshot(
+            id=self.id, variant=self.rules.variant, players=self.rules.players,
+            options=self.rules.options_text(), status=self.status, listed=self.listed, host=self.host,
+            autostart=self.autostart, version=self.version, ply=self.ply,
+            seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
+            record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
+        )
+
+    def record_text(self) -> str:
+        """The whole game record as JSON text (with the result once the game is over)."""
+        assert self.game is not None
+        return record_of_game(self.game, seats=self.seat_names(),
+                              meta={"table": self.id, "server": f"mushka {__version__}"}).dumps(indent=None)
+
+    def seat_names(self) -> list[str]:
+        """The seats' names for the game record."""
+        names = []
+        for s in self.seats:
+            if s.kind == "bot":
+                names.append(tr("server.bot_name", "en", bot=s.bot))
+            else:
+                names.append(s.name or tr("server.seat_name", "en", seat=s.index))
+        return names
+
+    # --- what clients see --------------------------------------------------------------
+
+    def info(self, lang: str = "en") -> TableInfo:
+        """The table as the lobby and its players see it."""
+        result = None
+        if self.game is not None and self.game.result is not None:
+            result = self.game.result.to_json()
+        return TableInfo(
+            id=self.id, title=self.title, variant=self.rules.variant,
+            variant_title=self.rules.info.title(lang), players=self.rules.players,
+            options=self.rules.options_text(changed_only=True), status=self.status, host=self.host,
+            seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
+            invite=f"/?table={self.id}", version=self.version, created=self.created.isoformat(),
+            result=result,
+        )
+
+    @property
+    def spectators(self) -> int:
+        """Connections without a seat."""
+        return sum(1 for c in self.clients if c.seat is None)
+
+    def state(self, client: Client, request: RequestId | None = None) -> State:
+        """The full state for one connection (its seat's view; the public one for spectators)."""
+        seat, lang = client.seat, client.lang
+        view = None
+        history: list[EventOut] = []
+        if self.game is not None:
+            view = self.game.view(seat).to_json(lang)
+            history = [event_out(e.seen_by(seat), lang) for e in self._current_events()]
+        return State(version=self.version, ply=self.ply, table=self.info(lang), view=view, log=history,
+                     id=request)
+
+    def _current_events(self) -> list[Event]:
+        """The current deal's events (unredacted), with the game's events around them."""
+        game = self.game
+        assert game is not None
+        around = game.game_events()
+        starts = [i for i, e in enumerate(around) if isinstance(e, DealStarted)]
+        first = starts[-1] if starts else 0
+        # The first deal's log also shows what came before it (the kopilka ante, K3).
+        head = around[: first + 1] if len(starts) <= 1 else around[first: first + 1]
+        return [*head, *game.deal.events(omniscient=True), *around[first + 1:]]
+
+    def _drain(self) -> list[Event]:
+        """Every event since the last call, unredacted, in the order they happened.
+
+        A finished deal's last events come first; each ``DealStarted`` of the
+        game is followed by what its new deal did at once (the deal, the
+        turned card, kopilka's redistribution).
+        """
+        game = self.game
+        assert game is not None
+        deals = game.deals
+        out: list[Event] = []
+        if self._deal_index >= 0:
+            seen = deals[self._deal_index].events(omniscient=True)
+            out.extend(seen[self._deal_seen:])
+            self._deal_seen = len(seen)
+        around = game.game_events()
+        for e in around[self._game_seen:]:
+            out.append(e)
+            if isinstance(e, DealStarted):
+                self._deal_index = e.number - 1
+                seen = deals[self._deal_index].events(omniscient=True)
+                out.extend(seen)
+                self._deal_seen = len(seen)
+        self._game_seen = len(around)
+        return out
+
+    # --- sending ------------------------------------------------------------------------
+
+    def _broadcast(self, build: Callable[[int | None, Lang], str]) -> None:
+        """Send every client its own message, built once per (seat, language)."""
+        made: dict[tuple[int | None, Lang], str] = {}
+        for client in list(self.clients):
+            key = (client.seat, client.lang)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = build(client.seat, client.lang)
+            client.send(text)
+
+    def _table_message(self) -> Callable[[int | None, Lang], str]:
+        # Made now, in both languages: the table may change again before the message is sent.
+        texts = {lang: TableChanged(version=self.version, table=self.info(lang)).model_dump_json()
+                 for lang in ("en", "ru")}
+
+        def build(_seat: int | None, lang: Lang) -> str:
+            return texts[lang]
+
+        return build
+
+    def _update_message(self, actor: int | None, events: list[Event]) -> Callable[[int | None, Lang], str]:
+        game = self.game
+        assert game is not None
+        version, ply = self.version, self.ply
+
+        def build(seat: int | None, lang: Lang) -> str:
+            return Update(
+                version=version, ply=ply, seat=actor,
+                events=[event_out(e.seen_by(seat), lang) for e in events],
+                view=game.view(seat).to_json(lang),
+            ).model_dump_json()
+
+        return build
+
+    def _presence(self) -> None:
+        text = Presence(seats=[s.info() for s in self.seats], spectators=self.spectators).model_dump_json()
+        for client in list(self.clients):
+            client.send(text)
+
+    async def _save(self, *, seats: bool) -> None:
+        """Store the table now (in a worker thread, holding the lock so saves stay in order)."""
+        snap = self.snapshot()
+        try:
+            await asyncio.to_thread(self.services.store.save, snap, seats=seats)
+        except Exception:  # the game goes on in memory; the next save catches up
+            log.exception("table %s: saving version %d failed", self.id, snap.version)
+            return
+        if self.game is not None:
+            # Finished deals never change again; the next saves start from the current one.
+            self._saved_deals = len(self.game.finished) if not self.game.is_over else len(self.game.deals)
+
+    # --- connections ---------------------------------------------------------------------
+
+    async def attach(self, client: Client, token: str | None, request: RequestId | None) -> None:
+        """P4: seat a connection by its token (or as a spectator) and send it welcome and state."""
+        async with self.lock:
+            if self.evicted:
+                raise TableMoved
+            if len(self.clients) >= self.config.max_connections:
+                raise ProtocolError("full", rule="P12", fatal=True, close_code=4503, what="connections")
+            seat: Seat | None = None
+            if token is not None:
+                seat = self._seat_of(token)
+                if seat is None:
+                    raise ProtocolError("bad_token", rule="P4", fatal=True, close_code=4401)
+            client.seat = None if seat is None else seat.index
+            self.clients.add(client)
+            if seat is not None:
+                seat.connections += 1
+                self._returned(seat)
+            client.send(Welcome(server=__version__, table=self.id, seat=client.seat,
+                                host=client.seat is not None and client.seat == self.host,
+                                lang=client.lang, id=request).model_dump_json())
+            client.send(self.state(client, request).model_dump_json())
+            self._presence()
+
+    async def detach(self, client: Client) -> None:
+        """A connection ended; an absent player's grace time starts."""
+        async with self.lock:
+            if client not in self.clients:
+                return
+            self.clients.discard(client)
+            self.last_seen = _now()
+            if client.seat is not None:
+                seat = self.seats[client.seat]
+                seat.connections = max(0, seat.connections - 1)
+                self._maybe_away(seat)
+            self._presence()
+
+    def _seat_of(self, token: str) -> Seat | None:
+        digest = hash_token(token)
+        found = None
+        for s in self.seats:
+            # Compare every seat in constant time so that timing tells nothing about tokens.
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = s
+        return found
+
+    def _returned(self, seat: Seat) -> None:
+        """A person is back: stop his grace timer and take his seat back from the bot."""
+        if seat.away is not None:
+            seat.away.cancel()
+            seat.away = None
+        if seat.substitute:
+            seat.substitute = False
+            self._wake.set()
+
+    def _maybe_away(self, seat: Seat) -> None:
+        if self.status != "playing" or seat.kind != "human" or seat.connections > 0 or seat.substitute:
+            return
+        if seat.away is None or seat.away.done():
+            seat.away = asyncio.get_running_loop().create_task(self._grace(seat))
+
+    async def _grace(self, seat: Seat) -> None:
+        await asyncio.sleep(self.config.grace)
+        async with self.lock:
+            seat.away = None
+            if self.status == "playing" and seat.kind == "human" and seat.connections == 0:
+                seat.substitute = True
+                log.info("table %s: a bot plays for absent seat %d", self.id, seat.index)
+                self._presence()
+                self._wake.set()
+
+    # --- playing ------------------------------------------------------------------------------
+
+    async def act(self, client: Client, text: str, version: int | None) -> None:
+        """P5, P9: a person's action, checked by the engine, applied, stored and sent."""
+        async with self.lock:
+            if client.seat is None:
+                raise ProtocolError("spectator", rule="P5")
+            if self.status != "playing" or self.game is None:
+                raise ProtocolError("not_playing", rule="P5", status=self.status)
+            if version is not None and version != self.version:
+                raise ProtocolError("stale", rule="P9", given=version, current=self.version)
+            try:
+                action = Action.parse(text)
+            except ParseError as exc:
+                # The notation has no rule of the game; P5 is the protocol's rule for actions.
+                raise ProtocolError(exc.code, rule="P5", problem=EngineText(exc)) from None
+            await self._apply(client.seat, action)
+
+    async def _apply(self, seat: int, action: Action) -> None:
+        """Apply one action (the lock is held); raises, changing nothing, if it is illegal."""
+        game = self.game
+        assert game is not None
+        game.apply(action, seat)
+        self.ply += 1
+        events = self._drain()
+        self.version += 1
+        update = self._update_message(seat, events)
+        ended = self._end_if_over()
+        await self._save(seats=False)
+        self._broadcast(update)
+        if ended is not None:
+            self._broadcast(ended)
+        self._wake.set()
+
+    def _end_if_over(self) -> Callable[[int | None, Lang], str] | None:
+        """Once the game is over: the table is over too (a new version); its message is returned."""
+        game = self.game
+        if game is None or not game.is_over or self.status == "over":
+            return None
+        self.status = "over"
+        self.finished = _now()
+        self.version += 1
+        for s in self.seats:
+            if s.away is not None:
+                s.away.cancel()
+                s.away = None
+        log.info("table %s: game over after %d actions", self.id, self.ply)
+        return self._table_message()
+
+    def _bot_turn(self) -> int | None:
+        """The seat a bot must act for now, if any."""
+        game = self.game
+        if self.status != "playing" or game is None or game.is_over:
+            return None
+        seat = self.seats[game.to_act]
+        if seat.kind == "bot" or (seat.kind == "human" and seat.substitute):
+            return seat.index
+        return None
+
+    def _bot_of(self, index: int) -> Bot:
+        seat = self.seats[index]
+        if seat.player is None:
+            seat.player = make_bot(seat.bot if seat.kind == "bot" and seat.bot else self.services.default_bot)
+        return seat.player
+
+    async def _drive(self) -> None:
+        """The table's bot task: whenever a bot is to act, let it choose from its view."""
+        while self.status == "playing" and not self._closed:
+            seat = self._bot_turn()
+            if seat is None:
+                self._wake.clear()
+                if self._bot_turn() is None:
+                    await self._wake.wait()
+                continue
+            version = self.version
+            if self.config.bot_delay > 0:
+                await asyncio.sleep(self.config.bot_delay)
+            if self.version != version or self._bot_turn() != seat:
+                continue
+            game = self.game
+            assert game is not None
+            view = game.view(seat)
+            try:
+                action = await asyncio.to_thread(self._bot_of(seat).choose, view, self._rng)
+            except Exception:  # a broken bot must not stop the table
+                log.exception("table %s: bot of seat %d failed; playing at random", self.id, seat)
+                action = self._rng.choice(view.deal.legal)
+            async with self.lock:
+                if self.version != version or self._bot_turn() != seat:
+                    continue
+                try:
+                    await self._apply(seat, action)
+                except MushkaError as exc:
+                    log.error("table %s: bot of seat %d chose %s: %s", self.id, seat, action, exc)
+                    await self._apply(seat, self._rng.choice(view.deal.legal))
+                except Exception:  # a bug must not take the server down; retry calmly
+                    log.exception("table %s: applying %s for seat %d failed", self.id, action, seat)
+                    await asyncio.sleep(1.0)
+
+    def begin(self) -> None:
+        """Start the bot task and the grace timers of absent players (a playing table)."""
+        if self.status != "playing" or self._closed:
+            return
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+        for seat in self.seats:
+            self._maybe_away(seat)
+        self._wake.set()
+
+    async def close(self) -> None:
+        """Stop the table's tasks (server shutdown or eviction)."""
+        self._closed = True
+        tasks = [t for t in [self._driver, *(s.away for s in self.seats)] if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    # --- the lobby ------------------------------------------------------------------------
+
+    async def join(self, name: str | None, index: int | None) -> tuple[int, str]:
+        """P8: take an open seat through the invitation; returns the seat and its new token."""
+        async with self.lock:
+            if self.evicted:
+                raise TableMoved
+            if self.status != "waiting":
+                raise ProtocolError("not_waiting", rule="P8")
+            if index is None:
+                seat = next((s for s in self.seats if s.kind == "open"), None)
+                if seat is None:
+                    raise ProtocolError("no_open_seat", rule="P8")
+            else:
+                seat = self._seat_at(index)
+                if seat.kind != "open":
+                    raise ProtocolError("seat_taken", rule="P8", seat=index)
+            token = new_token()
+            seat.kind, seat.name, seat.bot, seat.token_hash = "human", name, None, hash_token(token)
+            await self._changed(autostart=True)
+            return seat.index, token
+
+    async def set_seat(self, client: Client, index: int, bot: str | None) -> None:
+        """P8: the host puts a bot on an open seat, or opens a bot seat again."""
+        async with self.lock:
+            self._check_host(client)
+            seat = self._seat_at(index)
+            if seat.kind == "human":
+                raise ProtocolError("seat_taken", rule="P8", seat=index)
+            if bot is None:
+                seat.kind, seat.bot = "open", None
+            else:
+                seat.kind, seat.bot = "bot", self.services.check_bot(bot)
+            seat.player = None
+            await self._changed(autostart=False)
+
+    async def start(self, client: Client, fill: str | None) -> None:
+        """P8: the host starts the game; open seats get the bot ``fill``."""
+        async with self.lock:
+            self._check_host(client)
+            if fill is not None:
+                self.services.check_bot(fill)
+            await self._start(fill)
+
+    async def leave(self, client: Client) -> None:
+        """P8: a player gives up his seat while the table waits and watches from then on."""
+        async with self.lock:
+            if client.seat is None:
+                raise ProtocolError("spectator", rule="P5")
+            if self.status != "waiting":
+                raise ProtocolError("not_waiting", rule="P8")
+            if client.seat == self.host:
+                raise ProtocolError("host_leaves", rule="P8")
+            seat = self.seats[client.seat]
+            seat.kind, seat.name, seat.token_hash, seat.connections = "open", None, None, 0
+            # Every connection of that seat becomes a spectator (the token is dead).
+            for other in list(self.clients):
+                if other.seat == seat.index:
+                    other.seat = None
+                    other.send(Welcome(server=__version__, table=self.id, seat=None,
+                                       lang=other.lang).model_dump_json())
+            await self._changed(autostart=False)
+
+    def _check_host(self, client: Client) -> None:
+        if self.host is None or client.seat != self.host:
+            raise ProtocolError("not_host", rule="P8", host="—" if self.host is None else self.host)
+        if self.status != "waiting":
+            raise ProtocolError("not_waiting", rule="P8")
+
+    def _seat_at(self, index: int) -> Seat:
+        if not 0 <= index < len(self.seats):
+            raise ProtocolError("bad_seat", rule="P8", seat=index, players=len(self.seats))
+        return self.seats[index]
+
+    async def _changed(self, *, autostart: bool) -> None:
+        """The seats changed (the lock is held): store, tell everybody, maybe start."""
+        if autostart and self.autostart and all(s.kind != "open" for s in self.seats):
+            await self._start(None)
+            return
+        self.version += 1
+        await self._save(seats=True)
+        self._broadcast(self._table_message())
+        self._presence()
+
+    async def start_now(self) -> None:
+        """Start at once, open seats getting the default bot (a table created with ``start``)."""
+        async with self.lock:
+            if self.status == "waiting":
+                await self._start(None)
+
+    async def _start(self, fill: str | None) -> None:
+        """Deal the first deal (the lock is held): open seats get bots, the game begins."""
+        for seat in self.seats:
+            if seat.kind == "open":
+                seat.kind, seat.bot = "bot", fill or self.services.default_bot
+        # The first dealer is drawn by lot (C4) from a generator seeded by the system.
+        self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        self.status = "playing"
+        self.version += 1
+        table = self._table_message()
+        events = self._drain()
+        self.version += 1
+        update = self._update_message(None, events)
+        # C22/MI13: a special hand shown right after the first deal can end the game at once.
+        ended = self._end_if_over()
+        await self._save(seats=True)
+        self._broadcast(table)
+        self._broadcast(update)
+        if ended is not None:
+            self._broadcast(ended)
+        log.info("table %s: %s started", self.id, self.rules)
+        self.begin()
+
+    async def resync(self, client: Client, request: RequestId | None) -> None:
+        """P7: send the full current state again."""
+        async with self.lock:
+            client.send(self.state(client, request).model_dump_json())
+
+
+def _seat_kind(text: str) -> SeatKind:
+    if text == "human":
+        return "human"
+    if text == "bot":
+        return "bot"
+    return "open"
+

@@ -1,0 +1,210 @@
+"""The server's own texts (English and Russian) and its protocol error.
+
+A :class:`ProtocolError` names the protocol rule it enforces (P1-P12, see
+``docs/protocol.md``) the way the engine's errors name the rules of the game;
+both render in the connection's language through :meth:`message`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from pydantic import ValidationError
+
+from mushka.errors import MushkaError, OptionsError, render_param
+from mushka.i18n import add_texts, tr
+from mushka.rules.options import OPTION_BY_NAME
+
+
+class ProtocolError(MushkaError):
+    """A message or request the protocol does not allow; nothing was changed.
+
+    ``code`` is stable for programs (``not_json``, ``stale`` …); ``fatal``
+    errors end the WebSocket connection with ``close_code``.
+    """
+
+    fatal: bool
+    close_code: int
+
+    def __init__(self, code: str, *, rule: str | None = None, fatal: bool = False,
+                 close_code: int = 4400, **params: object) -> None:
+        """An error ``code`` breaking ``rule``, with the parameters of its text."""
+        self.fatal = fatal
+        self.close_code = close_code
+        super().__init__(code, rule=rule, **params)
+
+    def message(self, lang: str = "en") -> str:
+        """The full message in ``lang``, rule id first."""
+        params = {k: render_param(v, lang) for k, v in self.params.items()}
+        text = tr(f"server.error.{self.code}", lang, **params)
+        return f"{self.rule}: {text}" if self.rule else text
+
+
+class Problem:
+    """A sentence inside an error's text, rendered in the error's language."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        """The catalogue entry ``key`` with its parameters."""
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+    def render(self, lang: str) -> str:
+        """The sentence in ``lang``."""
+        return tr(self.key, lang, **self.params)
+
+
+class ValidationProblem(Problem):
+    """The first problem of a pydantic validation error, in the error's language."""
+
+    def __init__(self, error: ValidationError) -> None:
+        """Wrap ``error``."""
+        super().__init__("server.problem.invalid")
+        self.error = error
+
+    def render(self, lang: str) -> str:
+        """The sentence in ``lang`` naming the field."""
+        return validation_problem(self.error, lang)
+
+
+class EngineText(Problem):
+    """An engine error's own sentence (without its rule id), in the error's language."""
+
+    def __init__(self, error: MushkaError) -> None:
+        """Wrap ``error``."""
+        super().__init__(f"error.{error.code}")
+        self.error = error
+
+    def render(self, lang: str) -> str:
+        """The engine's sentence in ``lang``."""
+        text = self.error.message(lang)
+        prefix = f"{self.error.rule}: "
+        return text.removeprefix(prefix) if self.error.rule else text
+
+
+def options_error(error: OptionsError) -> ProtocolError:
+    """P10: a table the engine refused to make, under the rule of the option at fault."""
+    code = {"unknown_variant": "bad_variant", "bad_players": "bad_players"}.get(error.code, "bad_options")
+    rule = error.rule
+    name = error.params.get("name")
+    if rule is None and isinstance(name, str) and name in OPTION_BY_NAME:
+        rule = OPTION_BY_NAME[name].rules[0]
+    return ProtocolError(code, rule=rule or "P10", problem=EngineText(error))
+
+
+HTTP_STATUS: Final[dict[str, int]] = {
+    "no_table": 404, "no_record": 404,
+    "not_over": 409, "not_waiting": 409, "seat_taken": 409, "no_open_seat": 409,
+    "body_too_large": 413, "rate_limited": 429, "full": 503,
+}
+"""HTTP status of each error code (400 for the rest)."""
+
+
+def validation_problem(exc: ValidationError, lang: str) -> str:
+    """The first problem pydantic found, as one sentence in ``lang`` naming the field."""
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "—"
+    kind = first["type"]
+    ctx = first.get("ctx") or {}
+    if kind == "missing":
+        return tr("server.problem.missing", lang, field=where)
+    if kind == "extra_forbidden":
+        return tr("server.problem.extra", lang, field=where)
+    if kind == "literal_error":
+        return tr("server.problem.choice", lang, field=where, expected=ctx.get("expected", ""))
+    if kind in ("string_too_long", "too_long"):
+        return tr("server.problem.too_long", lang, field=where)
+    if kind in ("string_too_short", "too_short"):
+        return tr("server.problem.too_short", lang, field=where)
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        return tr("server.problem.range", lang, field=where)
+    if kind.endswith(("_type", "_parsing")):
+        return tr("server.problem.kind", lang, field=where)
+    return tr("server.problem.invalid", lang, field=where)
+
+
+add_texts({
+    # --- protocol errors (the rule ids are those of docs/protocol.md) -----------------
+    "server.error.too_large": ("the message has {size} bytes; at most {limit} are allowed",
+                               "в сообщении {size} байт; допускается не больше {limit}"),
+    "server.error.not_json": ("the message is not JSON text", "сообщение — не текст JSON"),
+    "server.error.not_object": ("the message must be a JSON object", "сообщение должно быть объектом JSON"),
+    "server.error.unknown_type": ("unknown message type {kind!r}; known: {known}",
+                                  "неизвестный тип сообщения {kind!r}; известны: {known}"),
+    "server.error.bad_message": ("message {kind!r}: {problem}", "сообщение {kind!r}: {problem}"),
+    "server.error.hello_first": ("the first message must be hello", "первым сообщением должно быть hello"),
+    "server.error.hello_again": ("hello was already received", "hello уже получено"),
+    "server.error.protocol": ("this server speaks protocol {server}, the client {client}",
+                              "сервер говорит на протоколе {server}, а клиент — на {client}"),
+    "server.error.bad_token": ("no seat of this table has this token",
+                               "ни у одного места за этим столом нет такого ключа"),
+    "server.error.spectator": ("a spectator cannot act", "зритель не может ходить"),
+    "server.error.not_playing": ("the game is not being played (the table is {status})",
+                                 "игра не идёт (стол: {status})"),
+    "server.error.rate_limited": ("too many messages: at most {rate} a second",
+                                  "слишком много сообщений: не больше {rate} в секунду"),
+    "server.error.stale": ("the action was chosen at version {given}, the table is at version {current}; "
+                           "resync and choose again",
+                           "ход выбран при версии {given}, а стол уже в версии {current}; "
+                           "запросите состояние и выберите снова"),
+    "server.error.not_host": ("only the host (seat {host}) may do this",
+                              "это может делать только хозяин стола (место {host})"),
+    "server.error.not_waiting": ("the game has already started", "игра уже началась"),
+    "server.error.seat_taken": ("seat {seat} is not open", "место {seat} не свободно"),
+    "server.error.bad_seat": ("seat {seat} does not exist at a table of {players}",
+                              "места {seat} нет за столом на {players} игроков"),
+    "server.error.no_open_seat": ("no seat is open at this table", "за этим столом нет свободных мест"),
+    "server.error.host_leaves": ("the host cannot leave the table", "хозяин стола не может уйти"),
+    "server.error.bad_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),
+    "server.error.bad_seats": ("seats: {problem}", "места: {problem}"),
+    "server.error.bad_options": ("{problem}", "{problem}"),
+    "server.error.bad_variant": ("{problem}", "{problem}"),
+    "server.error.bad_players": ("{problem}", "{problem}"),
+    "server.error.bad_action": ("{problem}", "{problem}"),
+    "server.error.duplicate_cards": ("{problem}", "{problem}"),
+    "server.error.no_table": ("there is no table {id!r}", "стола {id!r} нет"),
+    "server.error.no_record": ("there is no finished game {id!r}", "законченной игры {id!r} нет"),
+    "server.error.not_over": ("the game of table {id!r} is not over; its record would show hidden cards",
+                              "игра за столом {id!r} не окончена; её запись показала бы скрытые карты"),
+    "server.error.full": ("the server is full ({what}); try later",
+                          "сервер заполнен ({what}); попробуйте позже"),
+    "server.error.body_too_large": ("the request body is larger than {limit} bytes",
+                                    "тело запроса больше {limit} байт"),
+    "server.error.bad_body": ("the request: {problem}", "запрос: {problem}"),
+    "server.error.bad_query": ("parameter {name}: {problem}", "параметр {name}: {problem}"),
+    "server.error.hello_timeout": ("no hello within {seconds} seconds", "нет hello в течение {seconds} секунд"),
+    "server.error.internal": ("the server failed to handle this message; resync to see the table as it is",
+                              "сервер не смог обработать это сообщение; запросите состояние стола заново"),
+    "server.error.slow_client": ("the connection does not keep up with the table",
+                                 "соединение не успевает за игрой"),
+    # --- problems inside bad_message / bad_body ------------------------------------------
+    "server.problem.missing": ("field {field} is missing", "нет поля {field}"),
+    "server.problem.extra": ("unknown field {field}", "лишнее поле {field}"),
+    "server.problem.choice": ("field {field} must be one of {expected}",
+                              "поле {field} должно быть одним из {expected}"),
+    "server.problem.too_long": ("field {field} is too long", "поле {field} слишком длинное"),
+    "server.problem.too_short": ("field {field} is empty or too short", "поле {field} пустое или слишком короткое"),
+    "server.problem.range": ("field {field} is out of range", "поле {field} вне допустимых пределов"),
+    "server.problem.kind": ("field {field} has the wrong kind of value", "у поля {field} значение не того вида"),
+    "server.problem.invalid": ("field {field} is not valid", "поле {field} недопустимо"),
+    "server.problem.not_json": ("the body is not a JSON object", "тело — не объект JSON"),
+    "server.problem.seat_count": ("{count} entries for {players} players",
+                                  "{count} записей на {players} игроков"),
+    "server.problem.seat_entry": ("{entry!r}: use me, open, bot or bot:NAME",
+                                  "{entry!r}: пишите me, open, bot или bot:ИМЯ"),
+    "server.problem.number": ("expected a whole number from {low} to {high}",
+                              "нужно целое число от {low} до {high}"),
+    "server.problem.status": ("expected waiting, playing or over", "нужно waiting, playing или over"),
+    # --- the serve command and the logs ---------------------------------------------------
+    "server.open": ("mushka serve: open {url} in a browser (database {db}; Ctrl+C stops).",
+                    "mushka serve: откройте {url} в браузере (база {db}; Ctrl+C — остановить)."),
+    "server.no_web": ("The browser front end is not installed; the API is at {url}api/meta.",
+                      "Браузерная часть не установлена; API: {url}api/meta."),
+    "server.bot_name": ("bot {bot}", "бот {bot}"),
+    "server.seat_name": ("seat {seat}", "место {seat}"),
+})
