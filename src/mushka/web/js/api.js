@@ -1,0 +1,83 @@
+// The HTTP side of the server's protocol (docs/protocol.md): tables, seats,
+// the option list for the new-table form, and finished games' records.
+
+import { lang } from "./i18n.js";
+
+/** An HTTP refusal: `code`, `rule` and `message` come from the server's ErrorReply. */
+export class ApiError extends Error {
+  constructor(status, code, rule, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.rule = rule;
+  }
+}
+
+async function call(method, path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify({ ...body, lang: lang() });
+  }
+  let response;
+  try {
+    response = await fetch(`${path}${sep}lang=${lang()}`, init);
+  } catch (err) {
+    throw new ApiError(0, "network", null, String(err && err.message ? err.message : err));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (_) {
+    // An empty or non-JSON body is reported below through the status.
+  }
+  if (!response.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(response.status, e.code || "http", e.rule || null, e.message || `HTTP ${response.status}`);
+  }
+  return data;
+}
+
+let metaPromise = null;
+
+/** GET /api/meta, fetched once: variants, options with defaults and help, bots, limits. */
+export function meta() {
+  if (!metaPromise) {
+    metaPromise = call("GET", "api/meta").catch((err) => {
+      metaPromise = null;
+      throw err;
+    });
+  }
+  return metaPromise;
+}
+
+/** POST /api/tables. */
+export function createTable(request) {
+  return call("POST", "api/tables", request);
+}
+
+/** POST /api/tables/{id}/join. */
+export function joinTable(id, request) {
+  return call("POST", `api/tables/${encodeURIComponent(id)}/join`, request);
+}
+
+/** GET /api/tables/{id}. */
+export function getTable(id) {
+  return call("GET", `api/tables/${encodeURIComponent(id)}`);
+}
+
+/** GET /api/tables, optionally filtered by status. */
+export function listTables(status) {
+  return call("GET", status ? `api/tables?status=${status}` : "api/tables");
+}
+
+/** GET /api/records (finished games, newest first). */
+export function listRecords(limit = 30) {
+  return call("GET", `api/records?limit=${limit}`);
+}
+
+/** GET /api/records/{id}: the game record (docs/records.md). */
+export function getRecord(id) {
+  return call("GET", `api/records/${encodeURIComponent(id)}`);
+}

@@ -1,0 +1,79 @@
+// The page's texts in English and Russian, and the language switch.
+//
+// Every text the page shows comes from TEXTS by key.  The language is
+// remembered in localStorage and can be forced with ?lang=ru in the URL.
+// Server messages (errors, rule texts, event sentences) arrive already in
+// the language the connection asked for.
+
+import { TEXTS } from "./texts.js";
+
+export const LANGS = ["en", "ru"];
+const STORE_KEY = "mushka.lang";
+const listeners = new Set();
+let current = initialLang();
+
+function initialLang() {
+  const forced = new URLSearchParams(location.search).get("lang");
+  if (LANGS.includes(forced)) return forced;
+  try {
+    const stored = localStorage.getItem(STORE_KEY);
+    if (LANGS.includes(stored)) return stored;
+  } catch (_) {
+    // Storage may be disabled (private mode); fall back to the browser's language.
+  }
+  return (navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en";
+}
+
+/** The current language, `en` or `ru`. */
+export function lang() {
+  return current;
+}
+
+/** Switch the language, remember it and tell every listener. */
+export function setLang(next) {
+  if (!LANGS.includes(next) || next === current) return;
+  current = next;
+  try {
+    localStorage.setItem(STORE_KEY, next);
+  } catch (_) {
+    // Not remembered across visits then; the switch still works now.
+  }
+  document.documentElement.lang = next;
+  translateStatic(document);
+  for (const fn of listeners) fn(next);
+}
+
+/** Call `fn(lang)` after every language change. */
+export function onLangChange(fn) {
+  listeners.add(fn);
+}
+
+/**
+ * The text for `key` with `{name}` placeholders filled from `params`.
+ * A missing key shows itself, so that a gap is visible rather than silent.
+ */
+export function t(key, params = {}) {
+  const pair = TEXTS[key];
+  if (!pair) return key;
+  const template = pair[current === "ru" ? 1 : 0];
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Russian plural form: one (1, 21), few (2-4, 22-24) or many. */
+export function plural(n, one, few, many) {
+  const a = Math.abs(n) % 100;
+  const b = a % 10;
+  if (a > 10 && a < 20) return many;
+  if (b === 1) return one;
+  if (b >= 2 && b <= 4) return few;
+  return many;
+}
+
+/** Fill elements marked `data-i18n` (text), `data-i18n-label` (aria-label), `data-i18n-title`. */
+export function translateStatic(root) {
+  document.documentElement.lang = current;
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+}

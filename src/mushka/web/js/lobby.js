@@ -1,0 +1,277 @@
+// The lobby: a new game (against bots at once, or a table for friends with an
+// invitation link), the open tables, the games being played, and the finished
+// games to replay.  The new-table form is built from the server's option
+// list (GET /api/meta), so every house rule of RULES can be set here.
+
+import { ApiError, createTable, joinTable, listRecords, listTables, meta } from "./api.js";
+import { h, preserveFocus, replace } from "./dom.js";
+import { lang, onLangChange, t } from "./i18n.js";
+import { savedName, saveName } from "./store.js";
+
+const REFRESH_MS = 15000;
+
+/** The lobby page (`/`). */
+export class LobbyPage {
+  constructor(root) {
+    this.root = root;
+    this.meta = null;
+    this.metaError = null;
+    this.variant = "classic";
+    this.players = null;
+    this.name = savedName();
+    this.bot = null;
+    this.listed = true;
+    this.values = {};
+    this.formError = null;
+    this.busy = false;
+    this.tables = { waiting: [], playing: [] };
+    this.records = [];
+    this.listError = null;
+    this.timer = null;
+    onLangChange(() => this.render());
+  }
+
+  /** Load the option list and the lists of tables, then draw. */
+  start() {
+    this.render();
+    meta().then((m) => {
+      this.meta = m;
+      this.bot = m.default_bot;
+      this.render();
+    }).catch((err) => {
+      this.metaError = err.message;
+      this.render();
+    });
+    this.refresh();
+    this.timer = setInterval(() => {
+      if (!document.hidden) this.refresh();
+    }, REFRESH_MS);
+  }
+
+  /** Stop refreshing (leaving the page). */
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  async refresh() {
+    try {
+      const [waiting, playing, records] = await Promise.all([
+        listTables("waiting"), listTables("playing"), listRecords(30)]);
+      this.tables = { waiting: waiting.tables, playing: playing.tables };
+      this.records = records.records;
+      this.listError = null;
+    } catch (err) {
+      this.listError = err.message;
+    }
+    this.render();
+  }
+
+  variantInfo() {
+    return this.meta ? this.meta.variants.find((v) => v.name === this.variant) : null;
+  }
+
+  render() {
+    preserveFocus(this.root, () => replace(this.root,
+      h("h1", { class: "sr-only", text: t("lobby_title") }),
+      h("div", { class: "lobby-grid" },
+        this.newGameForm(),
+        h("div", {}, this.tableLists()))));
+  }
+
+  // --- the new game form ---
+
+  newGameForm() {
+    if (this.metaError) {
+      return h("section", { class: "panel" }, h("h2", { text: t("new_game") }),
+        h("p", { class: "error-text", role: "alert", text: this.metaError }));
+    }
+    if (!this.meta) return h("section", { class: "panel" }, h("p", { class: "muted", text: t("loading") }));
+    const info = this.variantInfo();
+    const players = this.players && info.players.includes(this.players) ? this.players : info.default_players;
+    const variants = h("fieldset", {}, h("legend", { text: t("variant") }),
+      h("div", { class: "variant-choice" }, this.meta.variants.map((v) => h("label", {},
+        h("input", { type: "radio", name: "variant", value: v.name, checked: v.name === this.variant,
+          dataset: { key: `variant-${v.name}` },
+          onchange: () => { this.variant = v.name; this.values = {}; this.formError = null; this.render(); } }),
+        h("span", {}, h("strong", { text: lang() === "ru" ? v.title_ru : v.title_en }), " ",
+          h("span", { class: "muted", text: t(`variant_blurb_${v.name}`) }))))));
+    const playerSelect = h("select", { id: "players", dataset: { key: "players" },
+      disabled: info.players.length === 1,
+      onchange: (e) => { this.players = Number(e.target.value); } },
+    info.players.map((p) => h("option", { value: p, text: String(p), selected: p === players })));
+    const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, onchange: (e) => { this.bot = e.target.value; } },
+      this.meta.bots.map((b) => h("option", { value: b, text: b, selected: b === this.bot })));
+    const nameInput = h("input", { id: "player-name", type: "text", maxlength: 32, autocomplete: "nickname",
+      value: this.name, dataset: { key: "name" }, oninput: (e) => { this.name = e.target.value; } });
+    return h("section", { class: "panel", "aria-labelledby": "new-game-title" },
+      h("h2", { id: "new-game-title", text: t("new_game") }),
+      h("form", { onsubmit: (e) => { e.preventDefault(); this.create(true); } },
+        variants,
+        h("div", { class: "row" },
+          h("label", { class: "field" }, t("players"), playerSelect),
+          h("label", { class: "field" }, t("bots"), botSelect),
+          h("label", { class: "field" }, t("your_name"), nameInput)),
+        this.optionsBlock(info),
+        h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" }, text: this.formError || "" }),
+        h("div", { class: "row" },
+          h("button", { type: "submit", class: "btn primary", disabled: this.busy, dataset: { key: "play-now" },
+            text: t("play_now") }),
+          h("button", { type: "button", class: "btn", disabled: this.busy, dataset: { key: "create-table" },
+            text: t("create_for_friends"), onclick: () => this.create(false) }),
+          h("label", {}, h("input", { type: "checkbox", checked: this.listed,
+            onchange: (e) => { this.listed = e.target.checked; } }), " ", t("list_in_lobby")))));
+  }
+
+  optionsBlock(info) {
+    const changed = Object.keys(this.values).length;
+    return h("details", { class: "options", open: changed > 0 },
+      h("summary", { dataset: { key: "options-summary" },
+        text: changed ? t("house_rules_changed", { n: changed }) : t("house_rules") }),
+      h("p", { class: "muted", text: t("house_rules_hint") }),
+      h("div", { class: "option-list" }, info.options.map((o) => this.optionField(o))),
+      changed ? h("button", { type: "button", class: "btn small", text: t("reset_options"),
+        onclick: () => { this.values = {}; this.render(); } }) : null);
+  }
+
+  optionField(o) {
+    const id = `opt-${o.name}`;
+    const current = o.name in this.values ? this.values[o.name] : o.default;
+    const set = (value) => {
+      if (value === o.default || value === "") delete this.values[o.name];
+      else this.values[o.name] = value;
+      this.formError = null;
+    };
+    let control;
+    if (isClosed(o)) {
+      control = h("select", { id, name: o.name, dataset: { key: id, option: o.name }, "aria-describedby": `${id}-help`,
+        onchange: (e) => { set(e.target.value); this.render(); } },
+      o.values.map((w) => h("option", { value: w, selected: w === current, text: valueLabel(w, o) })));
+    } else {
+      // Open values (numbers, rank orders, suit values): free text, with the
+      // accepted words offered as suggestions; the server checks the value.
+      const listId = o.values.length ? `${id}-words` : null;
+      control = [h("input", { id, name: o.name, type: "text", value: o.name in this.values ? this.values[o.name] : "",
+        placeholder: o.default, dataset: { key: id, option: o.name }, "aria-describedby": `${id}-help`,
+        list: listId, onchange: (e) => { set(e.target.value.trim()); this.render(); } }),
+      listId ? h("datalist", { id: listId }, o.values.map((w) => h("option", { value: w }))) : null];
+    }
+    const help = lang() === "ru" ? o.help_ru : o.help_en;
+    return h("div", { class: `option${o.name in this.values ? " changed" : ""}` },
+      h("label", { for: id, class: "name", text: o.name }),
+      h("div", {}, control),
+      h("div", { class: "help", id: `${id}-help` }, `${help} `, h("span", { class: "muted", text: `[${o.rules.join(", ")}]` })));
+  }
+
+  async create(now) {
+    if (this.busy) return;
+    const info = this.variantInfo();
+    const players = this.players && info.players.includes(this.players) ? this.players : info.default_players;
+    const name = this.name.trim();
+    saveName(name);
+    const others = Array.from({ length: players - 1 }, () => (now ? `bot:${this.bot}` : "open"));
+    const request = {
+      variant: this.variant, players, options: { ...this.values }, seats: ["me", ...others],
+      name: name || null, start: now, listed: now ? false : this.listed,
+    };
+    this.busy = true;
+    this.formError = null;
+    this.render();
+    try {
+      const reply = await createTable(request);
+      const token = reply.tokens[0];
+      location.assign(new URL(token.url, location.href).href);
+    } catch (err) {
+      this.busy = false;
+      this.formError = err instanceof ApiError ? err.message : String(err);
+      this.render();
+      const box = this.root.querySelector("[data-testid=form-error]");
+      if (box) box.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // --- the lists ---
+
+  tableLists() {
+    return [
+      h("section", { class: "panel", "aria-labelledby": "open-tables-title" },
+        h("div", { class: "row" }, h("h2", { id: "open-tables-title", text: t("open_tables") }),
+          h("button", { type: "button", class: "btn small", dataset: { key: "refresh" }, text: t("refresh"),
+            onclick: () => this.refresh() })),
+        this.listError ? h("p", { class: "error-text", text: this.listError }) : null,
+        this.tableList(this.tables.waiting, true)),
+      h("section", { class: "panel", "aria-labelledby": "playing-title" },
+        h("h2", { id: "playing-title", text: t("games_in_progress") }),
+        this.tableList(this.tables.playing, false)),
+      h("section", { class: "panel", "aria-labelledby": "finished-title" },
+        h("h2", { id: "finished-title", text: t("finished_games") }),
+        this.recordList()),
+    ];
+  }
+
+  tableList(tables, joinable) {
+    if (!tables.length) return h("p", { class: "muted", text: joinable ? t("no_open_tables") : t("no_games_playing") });
+    return h("ul", { class: "list", dataset: { testid: joinable ? "open-tables" : "playing-tables" } }, tables.map((tbl) => {
+      const open = tbl.seats.filter((s) => s.kind === "open").length;
+      const who = tbl.seats.map((s) => (s.kind === "human" ? s.name || "?" : s.kind === "bot" ? t("bot_named", { bot: s.bot || "" }) : t("open_seat")))
+        .join(", ");
+      const title = `${variantName(this.meta, tbl)}${tbl.title ? ` — ${tbl.title}` : ""}`;
+      const href = `./?table=${encodeURIComponent(tbl.id)}`;
+      return h("li", { dataset: { table: tbl.id } },
+        h("span", { class: "grow" }, h("strong", { text: title }), " ",
+          h("span", { class: "muted", text: `${t("players_n", { n: tbl.players })}; ${who}` }),
+          joinable ? h("span", { class: "badge", text: t("open_seats_n", { n: open }) }) : null),
+        joinable && open ? h("button", { type: "button", class: "btn small primary", text: t("join"),
+          dataset: { key: `join-${tbl.id}` }, onclick: () => this.join(tbl.id) }) : null,
+        h("a", { class: "btn small", href, text: t("watch") }));
+    }));
+  }
+
+  async join(id) {
+    const name = this.name.trim();
+    saveName(name);
+    try {
+      const reply = await joinTable(id, { name: name || null });
+      location.assign(new URL(reply.token.url, location.href).href);
+    } catch (err) {
+      this.listError = err.message;
+      this.render();
+      this.refresh();
+    }
+  }
+
+  recordList() {
+    if (!this.records.length) return h("p", { class: "muted", text: t("no_finished_games") });
+    return h("ul", { class: "list", dataset: { testid: "records" } }, this.records.map((r) => h("li", { dataset: { record: r.id } },
+      h("span", { class: "grow" }, h("strong", { text: variantName(this.meta, r) }), " ",
+        h("span", { class: "muted", text: `${r.seats.join(", ")}; ${formatTime(r.finished)}` }),
+        r.winner !== null && r.winner !== undefined
+          ? h("span", { class: "badge", text: t("won_by", { name: r.seats[r.winner] || r.winner }) }) : null),
+      h("a", { class: "btn small", href: `./?replay=${encodeURIComponent(r.id)}`, text: t("replay") }))));
+  }
+}
+
+/** A closed set of words that includes the default: offered as a choice. */
+function isClosed(o) {
+  return o.values.length >= 2 && o.values.includes(o.default);
+}
+
+function isBoolean(o) {
+  return o.values.length === 2 && o.values.includes("true") && o.values.includes("false");
+}
+
+function valueLabel(word, o) {
+  if (isBoolean(o)) return word === "true" ? t("yes") : t("no");
+  return word;
+}
+
+function variantName(metaInfo, item) {
+  const info = metaInfo && metaInfo.variants.find((v) => v.name === item.variant);
+  if (info) return lang() === "ru" ? info.title_ru : info.title_en;
+  return item.variant_title || item.variant;
+}
+
+function formatTime(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso || "";
+  return d.toLocaleString(lang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+}

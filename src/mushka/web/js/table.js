@@ -1,0 +1,824 @@
+// The table page: waiting room, the game, the score sheet and the side panels.
+//
+// Everything shown comes from the server's messages (docs/protocol.md): the
+// `table` info, the seat's `view` (GameView.to_json of the engine) and the
+// events of the deal.  The page holds no rules; it only marks what the
+// view's `legal` list allows and sends what the player chooses.
+
+import { ApiError, joinTable, meta } from "./api.js";
+import { backElement, cardElement, cardName, RANK_ORDER, short, sortHand, suitName, suitSymbol } from "./cards.js";
+import { TableConnection } from "./conn.js";
+import { byId, h, preserveFocus, replace } from "./dom.js";
+import { lang, onLangChange, t } from "./i18n.js";
+import { moveModel, standAction, standIsLegal } from "./moves.js";
+import { rulesFor } from "./rulesinfo.js";
+import { seatLabel, seatName, signed } from "./seats.js";
+import { forgetToken, savedName, saveName, saveToken, tokenFor } from "./store.js";
+import { announce, toast } from "./ui.js";
+
+const TABS = ["score", "last", "log", "rules"];
+
+/** The page of one table (`/?table=ID`). */
+export class TablePage {
+  constructor(root, tableId) {
+    this.root = root;
+    this.tableId = tableId;
+    this.token = tokenFor(tableId);
+    this.seat = null;
+    this.host = false;
+    this.table = null;
+    this.view = null;
+    this.log = [];
+    this.selected = new Set();
+    this.refusal = null;
+    this.pending = null;
+    this.dealNotice = null;
+    this.tab = "score";
+    this.highlightRule = null;
+    this.meta = null;
+    this.fatal = null;
+    this.conn = null;
+    this.joinName = savedName();
+    this.ply = 0;
+    this.lastTrick = null;
+    onLangChange(() => {
+      if (this.conn) this.conn.send({ type: "lang", lang: lang() });
+      this.render();
+    });
+  }
+
+  /** Connect and start drawing. */
+  start() {
+    meta().then((m) => {
+      this.meta = m;
+      this.render();
+    }).catch(() => {
+      // The rules panel then shows the rules without the option help.
+    });
+    this.connect();
+    this.render();
+  }
+
+  connect() {
+    if (this.conn) this.conn.stop();
+    this.conn = new TableConnection(this.tableId, {
+      token: this.token,
+      onMessage: (msg) => this.handle(msg),
+      onStatus: (status) => this.connectionStatus(status),
+    });
+    this.conn.onFinalClose = (code, error) => this.finalClose(code, error);
+    this.conn.connect();
+  }
+
+  connectionStatus(status) {
+    const el = byId("conn-status");
+    el.textContent = t(`conn_${status}`);
+    el.classList.toggle("bad", status !== "open");
+    el.dataset.status = status;
+  }
+
+  finalClose(code, error) {
+    if (code === 4401 && this.token) {
+      // P4: the server does not know this token (the seat was given up or
+      // the table is gone); forget it and watch instead.
+      forgetToken(this.tableId);
+      this.token = null;
+      toast(error ? error.message : t("token_unknown"));
+      this.connect();
+      return;
+    }
+    this.fatal = error ? error.message : t("connection_closed");
+    this.render();
+  }
+
+  // --- messages -----------------------------------------------------------------------------
+
+  handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.seat = msg.seat;
+        this.host = !!msg.host;
+        break;
+      case "state":
+        this.table = msg.table;
+        this.view = msg.view;
+        this.log = msg.log.slice();
+        this.ply = msg.ply;
+        this.pending = null;
+        this.pruneSelection();
+        break;
+      case "update":
+        this.applyUpdate(msg);
+        break;
+      case "table":
+        this.table = msg.table;
+        break;
+      case "presence":
+        if (this.table) {
+          const bySeat = new Map(msg.seats.map((s) => [s.seat, s]));
+          this.table = { ...this.table, seats: this.table.seats.map((s) => bySeat.get(s.seat) || s),
+            spectators: msg.spectators };
+        }
+        break;
+      case "error":
+        this.applyError(msg);
+        break;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  applyUpdate(msg) {
+    const before = this.view;
+    this.view = msg.view;
+    this.ply = msg.ply;
+    this.log.push(...msg.events);
+    if (msg.seat !== null && msg.seat === this.seat) {
+      this.pending = null;
+      this.refusal = null;
+      this.selected.clear();
+    }
+    for (const ev of msg.events) {
+      if (ev.event === "TrickTaken") {
+        this.lastTrick = { number: ev.data.number, winner: ev.data.seat, cards: ev.data.cards,
+          deal: before ? before.number : null };
+      }
+      if (ev.event === "DealEnded") {
+        this.dealNotice = { number: before ? before.number : null, text: ev.text, trick: this.lastTrick };
+      }
+      if (ev.event === "PlayStarted" || ev.event === "GameEnded") this.dealNotice = null;
+    }
+    if (msg.seat !== this.seat) announce(msg.events.map((e) => e.text).join(" "));
+    if (!before || (before.deal && msg.view.deal && before.number !== msg.view.number)) this.selected.clear();
+    this.pruneSelection();
+  }
+
+  applyError(msg) {
+    if (msg.id !== undefined && msg.id !== null && msg.id === this.pending) this.pending = null;
+    if (msg.fatal) return;
+    this.refusal = { message: msg.message, rule: msg.rule, code: msg.code };
+    announce(msg.message, true);
+  }
+
+  pruneSelection() {
+    const hand = new Set(this.view && this.view.deal ? this.view.deal.hand || [] : []);
+    for (const c of [...this.selected]) if (!hand.has(c)) this.selected.delete(c);
+  }
+
+  // --- sending ------------------------------------------------------------------------------
+
+  act(action) {
+    if (!this.conn) return;
+    this.refusal = null;
+    this.pending = this.conn.act(action);
+    if (this.pending === null) toast(t("not_connected"));
+    this.render();
+  }
+
+  lobbyCommand(msg) {
+    if (this.conn) this.conn.send(msg);
+  }
+
+  async takeSeat(seat) {
+    const name = (this.joinName || "").trim();
+    saveName(name);
+    try {
+      const reply = await joinTable(this.tableId, { seat, name: name || null });
+      this.token = reply.token.token;
+      saveToken(this.tableId, this.token);
+      this.connect();
+    } catch (err) {
+      this.refusal = { message: err instanceof ApiError ? err.message : String(err), rule: err.rule || null };
+      this.render();
+    }
+  }
+
+  leaveSeat() {
+    this.lobbyCommand({ type: "leave" });
+    forgetToken(this.tableId);
+    this.token = null;
+    // The server keeps the connection as a spectator; reconnect plainly so
+    // that a reload shows the same thing.
+    setTimeout(() => this.connect(), 50);
+  }
+
+  // --- keyboard -------------------------------------------------------------------------------
+
+  /** Page shortcuts (see the help dialog); returns true when the key was used. */
+  onKey(event) {
+    if (!this.view || !this.view.deal) return false;
+    const key = event.key;
+    if (/^[1-9]$/.test(key)) {
+      const cards = this.root.querySelectorAll(".hand button.card");
+      const card = cards[Number(key) - 1];
+      if (card) {
+        card.focus();
+        card.click();
+        return true;
+      }
+      return false;
+    }
+    const lower = key.toLowerCase();
+    const press = (name) => {
+      const btn = this.root.querySelector(`[data-key="act-${name}"]`);
+      if (btn) {
+        btn.click();
+        return true;
+      }
+      return false;
+    };
+    if (lower === "p" || lower === "з") return press("pass");
+    if (lower === "s" || lower === "ы") return press("stand");
+    if (lower === "t" || lower === "е") return press("take");
+    if (lower === "d" || lower === "в") return press("draw");
+    if (lower === "l" || lower === "д") return this.showTab("last");
+    if (lower === "r" || lower === "к") return this.showTab("rules");
+    if (key === "Escape" && this.selected.size) {
+      this.selected.clear();
+      this.render();
+      return true;
+    }
+    return false;
+  }
+
+  showTab(tab) {
+    this.tab = tab;
+    this.render();
+    const el = this.root.querySelector(`[data-key="tab-${tab}"]`);
+    if (el) el.focus();
+    return true;
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  render() {
+    preserveFocus(this.root, () => replace(this.root, ...this.content()));
+  }
+
+  content() {
+    if (this.fatal) {
+      return [h("div", { class: "panel" },
+        h("h2", { text: t("table_unavailable") }),
+        h("p", { class: "error-text", text: this.fatal }),
+        h("a", { class: "btn", href: "./", text: t("to_lobby") }))];
+    }
+    if (!this.table) {
+      return [h("p", { class: "muted", role: "status", text: t("loading_table") })];
+    }
+    const parts = [this.header()];
+    if (this.table.status === "waiting" || !this.view) parts.push(this.waitingRoom());
+    else parts.push(this.gameArea());
+    return parts;
+  }
+
+  header() {
+    const tbl = this.table;
+    const badges = [h("span", { class: "badge", text: t(`status_${tbl.status}`) })];
+    if (this.view && this.table.status !== "waiting") {
+      const games = this.view.games;
+      badges.push(h("span", { class: "badge", dataset: { testid: "deal-number" },
+        text: games ? t("game_of", { n: this.view.number, of: games }) : t("deal_n", { n: this.view.number }) }));
+    }
+    badges.push(h("span", { class: "badge strong", dataset: { testid: "who-am-i" },
+      text: this.seat === null ? t("spectator") : t("you_are_seat", { seat: seatLabel(tbl, this.seat) }) }));
+    if (tbl.spectators) badges.push(h("span", { class: "badge", text: t("spectators_n", { n: tbl.spectators }) }));
+    const title = tbl.title ? `${variantTitle(tbl, this.meta)} — ${tbl.title}` : variantTitle(tbl, this.meta);
+    return h("div", { class: "table-head" },
+      h("h2", { text: title }),
+      ...badges,
+      h("a", { class: "btn small", href: "./", text: t("to_lobby") }));
+  }
+
+  // --- waiting room ---
+
+  waitingRoom() {
+    const tbl = this.table;
+    const invite = new URL(tbl.invite, location.href).href;
+    const inviteInput = h("input", { type: "text", readonly: true, value: invite, "aria-label": t("invite_link"),
+      dataset: { testid: "invite-link" }, onfocus: (e) => e.target.select() });
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(invite);
+      } catch (_) {
+        inviteInput.select();
+        document.execCommand("copy");
+      }
+      toast(t("link_copied"));
+    };
+    const seats = h("ul", { class: "list", "aria-label": t("seats") },
+      tbl.seats.map((s) => this.waitingSeat(s)));
+    const controls = [];
+    if (this.host) {
+      controls.push(h("button", { type: "button", class: "btn primary", dataset: { key: "start" },
+        text: t("start_game"), onclick: () => this.lobbyCommand({ type: "start" }) }));
+    } else if (this.seat !== null) {
+      controls.push(h("button", { type: "button", class: "btn", dataset: { key: "leave" },
+        text: t("leave_seat"), onclick: () => this.leaveSeat() }));
+    }
+    const hasOpen = tbl.seats.some((s) => s.kind === "open");
+    const nameField = this.seat === null && hasOpen
+      ? h("label", { class: "field" }, t("your_name"),
+        h("input", { type: "text", maxlength: 32, value: this.joinName, autocomplete: "nickname",
+          oninput: (e) => { this.joinName = e.target.value; } }))
+      : null;
+    return h("div", { class: "panel" },
+      h("h3", { text: t("waiting_room") }),
+      h("p", { text: this.host ? t("waiting_host_hint") : (this.seat === null ? t("waiting_guest_hint") : t("waiting_player_hint")) }),
+      h("div", { class: "invite" }, h("span", { text: t("invite_link") }), inviteInput,
+        h("button", { type: "button", class: "btn small", text: t("copy"), onclick: copy })),
+      nameField,
+      seats,
+      h("div", { class: "row" }, ...controls),
+      this.refusalBox());
+  }
+
+  waitingSeat(s) {
+    const tbl = this.table;
+    const parts = [h("span", { class: "grow", text: seatLabel(tbl, s.seat, this.seat) })];
+    if (s.seat === tbl.host) parts.push(h("span", { class: "badge", text: t("host") }));
+    if (s.kind === "human") parts.push(h("span", { class: "badge", text: s.connected ? t("online") : t("offline") }));
+    if (this.host && s.kind === "open") {
+      const bots = (this.meta && this.meta.bots) || ["random"];
+      const select = h("select", { "aria-label": t("bot_for_seat", { n: s.seat }) },
+        bots.map((b) => h("option", { value: b, text: b, selected: this.meta && b === this.meta.default_bot })));
+      parts.push(select, h("button", { type: "button", class: "btn small", dataset: { key: `bot-${s.seat}` },
+        text: t("seat_bot"), onclick: () => this.lobbyCommand({ type: "set_seat", seat: s.seat, bot: select.value }) }));
+    }
+    if (this.host && s.kind === "bot") {
+      parts.push(h("button", { type: "button", class: "btn small", dataset: { key: `open-${s.seat}` },
+        text: t("open_again"), onclick: () => this.lobbyCommand({ type: "set_seat", seat: s.seat, bot: null }) }));
+    }
+    if (this.seat === null && s.kind === "open") {
+      parts.push(h("button", { type: "button", class: "btn small primary", dataset: { key: `take-${s.seat}` },
+        text: t("take_seat"), onclick: () => this.takeSeat(s.seat) }));
+    }
+    return h("li", { dataset: { seat: s.seat } }, ...parts);
+  }
+
+  // --- the game ---
+
+  gameArea() {
+    const view = this.view;
+    const deal = view.deal;
+    const model = moveModel(deal);
+    // The data attributes say where the game stands (for styles and scripts).
+    const felt = h("section", { class: "felt", "aria-label": t("table_area"), dataset: {
+      testid: "felt", phase: deal.phase, toAct: deal.to_act ?? "", deal: view.number,
+      over: view.result ? "true" : "false", tricks: deal.tricks.length, ply: this.ply } },
+      this.opponents(deal),
+      this.centre(deal),
+      this.statusLine(deal, model),
+      this.dealNotice ? this.dealNoticeBox() : null);
+    const main = [felt];
+    if (view.result) main.push(this.resultBanner(view));
+    if (this.seat !== null) main.push(this.myArea(deal, model));
+    else main.push(h("p", { class: "hint", text: t("watching_hint") }));
+    return h("div", { class: "table-layout" },
+      h("div", {}, ...main),
+      this.sidePanels());
+  }
+
+  otherSeats() {
+    const n = this.table.players;
+    const first = this.seat === null ? 0 : this.seat + 1;
+    const out = [];
+    for (let k = 0; k < n; k++) {
+      const s = (first + k) % n;
+      if (s !== this.seat) out.push(s);
+    }
+    return out;
+  }
+
+  opponents(deal) {
+    return h("div", { class: "opponents" }, this.otherSeats().map((s) => this.seatBox(deal, s)));
+  }
+
+  seatFacts(deal, s) {
+    const facts = [];
+    if (s === deal.dealer) facts.push(h("span", { class: "badge", text: t("dealer") }));
+    const decl = deal.declarations ? deal.declarations[s] : null;
+    if (decl === "pass") facts.push(h("span", { class: "badge", text: t("decl_pass") }));
+    if (decl === "stand") {
+      const k = deal.exchanged ? deal.exchanged[s] : 0;
+      facts.push(h("span", { class: "badge", text: k > 0 ? t("decl_stand_k", { k }) : t("decl_stand") }));
+    }
+    facts.push(h("span", { class: "badge", text: t("tricks_n", { n: deal.tricks_won[s] || 0 }) }));
+    if (this.view.records && this.view.records.length) {
+      facts.push(h("span", { class: "badge", text: t("record_n", { n: this.view.records[s] }) }));
+    } else if (deal.variant === "kopilka") {
+      facts.push(h("span", { class: "badge", text: t("balance_n", { n: signed(this.view.money[s] || 0) }) }));
+    }
+    return facts;
+  }
+
+  seatBox(deal, s) {
+    const info = this.table.seats[s] || {};
+    const count = deal.hand_sizes[s] || 0;
+    const passed = deal.declarations && deal.declarations[s] === "pass";
+    const toAct = deal.to_act === s && !this.view.result;
+    const state = [];
+    if (info.kind === "human" && !info.connected) state.push(h("span", { class: "badge", text: t("offline") }));
+    if (info.substitute) state.push(h("span", { class: "badge", text: t("bot_stands_in") }));
+    const open = deal.open_hands && deal.open_hands[s];
+    return h("div", {
+      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}`, dataset: { seat: s, testid: `seat-${s}` },
+      "aria-label": `${seatLabel(this.table, s)}${toAct ? `, ${t("to_act")}` : ""}`, role: "group",
+    },
+    h("div", { class: "seat-name", text: seatLabel(this.table, s) }),
+    h("div", { class: "seat-line" },
+      h("span", { class: "backs", role: "img", "aria-label": t("cards_in_hand", { n: count }) },
+        Array.from({ length: Math.min(count, 8) }, () => h("span", { class: "card back tiny", "aria-hidden": "true" }))),
+      h("span", { class: "muted", "aria-hidden": "true", text: `×${count}` })),
+    h("div", { class: "seat-line" }, ...this.seatFacts(deal, s), ...state),
+    open ? h("div", { class: "open-hand", "aria-label": t("shown_hand") },
+      open.map((c) => cardElement(c, { classes: "small" }))) : null);
+  }
+
+  centre(deal) {
+    const boxes = [];
+    if (deal.turnup) {
+      const label = deal.turnup_taken ? t("turnup_taken") : t("turnup");
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "trump" } },
+        h("span", { class: "label", text: label }),
+        cardElement(deal.turnup, { extraLabel: label, classes: deal.turnup_taken ? "small" : "" }),
+        h("span", { class: "label", text: t("trump_is", { suit: `${suitSymbol(deal.trump)} ${suitName(deal.trump)}` }) })));
+    } else if (deal.variant === "kopilka") {
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "pot" } },
+        h("span", { class: "label", text: t("pot") }),
+        h("strong", { text: String(this.view.pot) }),
+        h("span", { class: "label", text: t("no_trumps") })));
+    }
+    boxes.push(h("div", { class: "centre-box" },
+      h("span", { class: "label", text: t("talon") }),
+      backElement(t("talon_n", { n: deal.talon_size })),
+      h("span", { class: "label", dataset: { testid: "talon" }, text: String(deal.talon_size) })));
+    if (deal.banned_suit) {
+      boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
+        text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
+    }
+    boxes.push(this.trickBox(deal));
+    return h("div", { class: "centre" }, ...boxes);
+  }
+
+  trickBox(deal) {
+    let cards = deal.trick;
+    let done = null;
+    if (!cards.length && deal.tricks.length) {
+      // The trick just taken stays in view until the next lead, so that the
+      // last card of a trick is not gone before anyone could see it.
+      done = deal.tricks[deal.tricks.length - 1];
+      cards = done.cards;
+    }
+    const title = done
+      ? t("trick_taken_by", { n: deal.tricks.length, name: seatLabel(this.table, done.winner, this.seat) })
+      : (cards.length ? t("current_trick") : t("no_cards_on_table"));
+    return h("div", { class: "centre-box", dataset: { testid: "trick" } },
+      h("span", { class: "label", text: title }),
+      h("div", { class: `trick${done ? " done" : ""}`, role: "list", "aria-label": title },
+        cards.map(([s, c]) => h("div", { class: `trick-card${done && s === done.winner ? " winner" : ""}`, role: "listitem" },
+          cardElement(c, { extraLabel: seatName(this.table, s) }),
+          h("span", { class: "who", text: seatLabel(this.table, s, this.seat) })))));
+  }
+
+  statusLine(deal, model) {
+    let text;
+    let mine = false;
+    if (this.view.result) text = t("game_over");
+    else if (deal.to_act === null || deal.to_act === undefined) text = t(`phase_${deal.phase}`);
+    else if (model.myTurn) {
+      mine = true;
+      text = t("your_turn", { what: t(`todo_${deal.phase}`) });
+    } else {
+      text = t("waiting_for", { name: seatLabel(this.table, deal.to_act, this.seat), phase: t(`phase_${deal.phase}`) });
+    }
+    return h("p", { class: `status-line${mine ? " mine" : ""}`, role: "status", dataset: { testid: "status" }, text });
+  }
+
+  dealNoticeBox() {
+    return h("div", { class: "panel notice", dataset: { testid: "deal-notice" } },
+      h("strong", { text: t("deal_over_n", { n: this.dealNotice.number ?? "" }) }), " ",
+      h("span", { text: this.dealNotice.text }), " ",
+      this.dealNotice.trick ? h("div", {}, h("span", { class: "muted", text: t("trick_taken_by", {
+        n: this.dealNotice.trick.number, name: seatLabel(this.table, this.dealNotice.trick.winner, this.seat) }) }),
+      this.trickCards(this.dealNotice.trick.cards, this.dealNotice.trick.winner, { small: true })) : null,
+      h("button", { type: "button", class: "btn small", dataset: { key: "dismiss-notice" }, text: t("dismiss"),
+        onclick: () => { this.dealNotice = null; this.render(); } }));
+  }
+
+  resultBanner(view) {
+    const res = view.result;
+    const winner = res.winner === null || res.winner === undefined
+      ? t("pot_shared") : t("winner_is", { name: seatLabel(this.table, res.winner, this.seat) });
+    const rows = res.money.map((m, s) => h("tr", {},
+      h("td", { text: seatLabel(this.table, s, this.seat) }), h("td", { class: "num", text: signed(m) })));
+    return h("div", { class: "panel result-banner", dataset: { testid: "game-result" }, role: "status" },
+      h("h3", { text: t("game_over") }),
+      h("p", { text: winner }),
+      res.ended_by_mushka ? h("p", { text: t("ended_by_mushka") }) : null,
+      h("table", { class: "grid" }, h("thead", {}, h("tr", {}, h("th", { text: t("player") }),
+        h("th", { class: "num", text: t("money") }))), h("tbody", {}, rows)),
+      h("div", { class: "row" },
+        h("a", { class: "btn primary", href: `./?replay=${encodeURIComponent(this.tableId)}`, text: t("watch_replay") }),
+        h("a", { class: "btn", href: "./", text: t("new_game") })));
+  }
+
+  // --- my hand and my actions ---
+
+  myArea(deal, model) {
+    const order = (this.table.options && this.table.options.rank_order) || RANK_ORDER[deal.variant] || RANK_ORDER.classic;
+    const hand = sortHand(deal.hand || [], { order: normaliseOrder(order), trump: deal.trump || null });
+    const active = model.myTurn && !this.view.result;
+    const cards = hand.map((code, i) => this.handCard(code, i, model, active));
+    const facts = this.seatFacts(deal, this.seat);
+    return h("section", { class: `me${active ? " to-act" : ""}`, "aria-label": t("your_hand"), dataset: { testid: "me" } },
+      h("div", { class: "seat-line" }, h("strong", { text: seatLabel(this.table, this.seat, this.seat) }), ...facts),
+      h("div", { class: "hand", role: "group", "aria-label": t("your_hand_n", { n: hand.length }),
+        dataset: { testid: "hand" }, onkeydown: (e) => this.handKeys(e) }, cards),
+      active ? this.actionBar(deal, model) : null,
+      active ? h("p", { class: "hint", text: this.hint(deal, model) }) : null,
+      this.refusalBox());
+  }
+
+  handCard(code, index, model, active) {
+    let state = "";
+    let extra = "";
+    if (active) {
+      const legal = model.mode === "declare" ? model.useful.has(code)
+        : model.mode === "redistribute" ? model.discardCards.has(code) : model.playCards.has(code);
+      state = legal ? "legal" : "illegal";
+      extra = legal ? t(model.mode === "declare" ? "can_exchange" : "can_play") : t("not_allowed");
+    }
+    const el = cardElement(code, { interactive: true, classes: state, extraLabel: extra, key: `hand-${code}` });
+    el.tabIndex = index === 0 ? 0 : -1;
+    if (model.mode === "declare" && active) el.setAttribute("aria-pressed", this.selected.has(code) ? "true" : "false");
+    if (!active) el.setAttribute("aria-disabled", "true");
+    if (state === "illegal") el.setAttribute("aria-disabled", "true");
+    el.addEventListener("click", () => this.cardClicked(code, model, active));
+    return el;
+  }
+
+  handKeys(event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight" && event.key !== "Home" && event.key !== "End") return;
+    const cards = [...this.root.querySelectorAll(".hand button.card")];
+    const at = cards.indexOf(document.activeElement);
+    if (at < 0) return;
+    let next = at;
+    if (event.key === "ArrowLeft") next = Math.max(0, at - 1);
+    if (event.key === "ArrowRight") next = Math.min(cards.length - 1, at + 1);
+    if (event.key === "Home") next = 0;
+    if (event.key === "End") next = cards.length - 1;
+    cards.forEach((c, i) => { c.tabIndex = i === next ? 0 : -1; });
+    cards[next].focus();
+    event.preventDefault();
+  }
+
+  cardClicked(code, model, active) {
+    if (!active) {
+      toast(this.view.result ? t("game_over") : t("not_your_turn"));
+      return;
+    }
+    if (this.pending !== null) return;
+    if (model.mode === "declare") {
+      if (this.selected.has(code)) this.selected.delete(code);
+      else this.selected.add(code);
+      this.refusal = null;
+      this.render();
+      return;
+    }
+    if (model.mode === "redistribute") {
+      this.act(`discard ${code}`);
+      return;
+    }
+    // Play: an illegal card is sent all the same so that the server says why.
+    this.act(code);
+  }
+
+  actionBar(deal, model) {
+    const buttons = [];
+    const busy = this.pending !== null;
+    const button = (name, label, action, legal, shortcut) => {
+      const btn = h("button", { type: "button", class: `btn${legal ? " primary" : ""}`,
+        dataset: { key: `act-${name}`, action }, "aria-disabled": legal ? null : "true", "aria-busy": busy ? "true" : null,
+        "aria-keyshortcuts": shortcut },
+      label, h("span", { class: "key", "aria-hidden": "true", text: shortcut }));
+      btn.addEventListener("click", () => {
+        if (this.pending !== null) return;
+        if (action === "take") {
+          // C6: the dealer names the card he discards; nothing to send without it.
+          this.refusal = { message: t("select_discard_first"), rule: "C6" };
+          this.render();
+          return;
+        }
+        this.act(action);
+      });
+      return btn;
+    };
+    if (model.mode === "declare") {
+      const sel = [...this.selected];
+      buttons.push(button("pass", t("btn_pass"), "pass", model.canPass, "P"));
+      buttons.push(button("stand", sel.length ? t("btn_stand_exchange", { n: sel.length }) : t("btn_stand"),
+        standAction(sel), standIsLegal(model, sel), "S"));
+      if (model.takeCards.size) {
+        const discard = sel.length === 1 ? sel[0] : null;
+        const label = discard ? t("btn_take_discard", { card: short(deal.turnup), discard: short(discard) })
+          : t("btn_take", { card: short(deal.turnup) });
+        buttons.push(button("take", label, discard ? `take ${discard}` : "take",
+          discard !== null && model.takeCards.has(discard), "T"));
+      }
+    } else if (model.mode === "play" && deal.variant === "kopilka") {
+      buttons.push(button("draw", t("btn_draw"), "draw", model.canDraw, "D"));
+      const penalty = this.holdsLedSuit(deal) ? t("btn_pass_penalty", { n: this.remiz() }) : t("btn_pass");
+      buttons.push(button("pass", penalty, "pass", model.canPass, "P"));
+    }
+    if (!buttons.length) return null;
+    return h("div", { class: "actions", role: "group", "aria-label": t("your_actions") }, buttons);
+  }
+
+  holdsLedSuit(deal) {
+    if (!deal.trick.length) return false;
+    const led = deal.trick[0][1].slice(-1);
+    return (deal.hand || []).some((c) => c.slice(-1) === led);
+  }
+
+  remiz() {
+    const fromTable = this.table.options && this.table.options.remiz;
+    return fromTable || optionDefault(this.meta, this.table.variant, "remiz") || "5";
+  }
+
+  hint(deal, model) {
+    if (model.mode === "declare") {
+      const parts = [t("hint_declare")];
+      if (model.takeCards.size) parts.push(t("hint_take", { card: cardName(deal.turnup) }));
+      return parts.join(" ");
+    }
+    if (model.mode === "redistribute") return t("hint_discard");
+    if (deal.variant === "kopilka") return t("hint_play_kopilka");
+    return t("hint_play");
+  }
+
+  refusalBox() {
+    if (!this.refusal) return null;
+    const rule = this.refusal.rule;
+    const known = rule && rulesFor(this.table ? this.table.variant : "classic").some(([id]) => id === rule);
+    return h("div", { class: "refusal", role: "alert", dataset: { testid: "refusal" } },
+      h("strong", { text: t("refused") }), " ", h("span", { text: this.refusal.message }), " ",
+      known ? h("button", { type: "button", class: "btn small", text: t("see_rule", { rule }),
+        onclick: () => { this.highlightRule = rule; this.showTab("rules"); } }) : null);
+  }
+
+  // --- side panels ---
+
+  sidePanels() {
+    const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": t("panels"),
+      onkeydown: (e) => this.tabKeys(e) },
+    TABS.map((name) => h("button", { type: "button", role: "tab", id: `tab-${name}`,
+      "aria-selected": this.tab === name ? "true" : "false", "aria-controls": `panel-${name}`,
+      tabIndex: this.tab === name ? 0 : -1, dataset: { key: `tab-${name}` }, text: t(`tab_${name}`),
+      onclick: () => { this.tab = name; this.render(); } })));
+    const body = { score: () => this.scorePanel(), last: () => this.lastTrickPanel(),
+      log: () => this.logPanel(), rules: () => this.rulesPanel() }[this.tab]();
+    return h("aside", { class: "side", "aria-label": t("panels") }, tabs,
+      h("div", { class: "tabpanel", role: "tabpanel", id: `panel-${this.tab}`, "aria-labelledby": `tab-${this.tab}`,
+        tabIndex: 0, dataset: { testid: `panel-${this.tab}` } }, body));
+  }
+
+  tabKeys(event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const at = TABS.indexOf(this.tab);
+    const next = (at + (event.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length;
+    this.showTab(TABS[next]);
+    event.preventDefault();
+  }
+
+  scorePanel() {
+    const view = this.view;
+    const deal = view.deal;
+    const n = this.table.players;
+    const seats = [...Array(n).keys()];
+    const head = h("tr", {}, h("th", { text: "" }),
+      seats.map((s) => h("th", { class: "num", scope: "col", title: seatLabel(this.table, s, this.seat), text: seatHead(this.table, s, this.seat) })));
+    const row = (label, values, cls = "") => h("tr", { class: cls }, h("th", { scope: "row", text: label }),
+      values.map((v) => h("td", { class: "num", text: v })));
+    const rows = [];
+    if (deal.variant === "kopilka") {
+      rows.push(row(t("balance"), view.money.map(signed), "strong"));
+      rows.push(row(t("tricks_now"), deal.tricks_won.map(String)));
+      view.history.forEach((r, i) => {
+        rows.push(row(t("game_n", { n: i + 1 }), seats.map((s) => `${signed(r.money[s])}${r.out === s ? " ✓" : ""}`)));
+      });
+    } else {
+      rows.push(row(t("record"), view.records.map(String), "strong"));
+      if (view.side && view.side.some((x) => x !== 0)) rows.push(row(t("side_account"), view.side.map(signed)));
+      rows.push(row(t("tricks_now"), deal.tricks_won.map(String)));
+      view.history.forEach((r, i) => {
+        const cells = seats.map((s) => {
+          if (r.mushka !== null && r.mushka !== undefined) return r.mushka === s ? t("mushka_short") : "—";
+          if (r.all_passed) return t("decl_pass");
+          return r.standing[s] ? signed(r.record_delta[s]) : t("decl_pass");
+        });
+        rows.push(row(t("deal_n", { n: i + 1 }), cells));
+      });
+    }
+    const caption = deal.variant === "kopilka" ? t("score_caption_kopilka", { pot: view.pot })
+      : t("score_caption_records");
+    return h("div", { class: "table-scroll" }, h("table", { class: "grid", dataset: { testid: "score-sheet" } },
+      h("caption", { class: "muted", text: caption }), h("thead", {}, head), h("tbody", {}, rows)));
+  }
+
+  trickCards(cards, winner, { small = false } = {}) {
+    return h("div", { class: "trick" }, cards.map(([s, c]) => h("div", { class: `trick-card${s === winner ? " winner" : ""}` },
+      cardElement(c, { extraLabel: seatName(this.table, s), classes: small ? "small" : "" }),
+      h("span", { class: "who", text: seatLabel(this.table, s, this.seat) }))));
+  }
+
+  lastTrickPanel() {
+    const tricks = this.view.deal.tricks;
+    if (!tricks.length) {
+      // Right after a deal ends, its last trick is still the one people ask about.
+      const prev = this.lastTrick;
+      if (!prev || prev.deal === this.view.number) return h("p", { class: "muted", text: t("no_trick_yet") });
+      return h("div", {},
+        h("p", { text: t("prev_deal_trick", { deal: prev.deal, n: prev.number,
+          name: seatLabel(this.table, prev.winner, this.seat) }) }),
+        this.trickCards(prev.cards, prev.winner));
+    }
+    const last = tricks[tricks.length - 1];
+    return h("div", {},
+      h("p", { text: t("trick_taken_by", { n: tricks.length, name: seatLabel(this.table, last.winner, this.seat) }) }),
+      this.trickCards(last.cards, last.winner),
+      h("h4", { text: t("tricks_this_deal") }),
+      h("ol", { class: "log" }, tricks.map((tr) => h("li", {},
+        `${tr.cards.map(([, c]) => short(c)).join(" ")} → ${seatLabel(this.table, tr.winner, this.seat)}`
+        + (tr.value ? ` (${tr.value})` : "")))));
+  }
+
+  logPanel() {
+    if (!this.log.length) return h("p", { class: "muted", text: t("log_empty") });
+    return h("ol", { class: "log", dataset: { testid: "log" } }, this.log.map((e) =>
+      h("li", { class: e.event === "DealStarted" ? "deal-start" : "", text: e.text })));
+  }
+
+  rulesPanel() {
+    const variant = this.table.variant;
+    const rules = rulesFor(variant);
+    const list = h("dl", { class: "rule-list" }, rules.map(([id, text]) => [
+      h("dt", { id: `rule-${id}`, class: id === this.highlightRule ? "highlight" : "", text: id }),
+      h("dd", { class: id === this.highlightRule ? "highlight" : "", text }),
+    ]));
+    const options = this.optionsList();
+    if (this.highlightRule) {
+      const id = this.highlightRule;
+      requestAnimationFrame(() => {
+        const el = document.getElementById(`rule-${id}`);
+        if (el) el.scrollIntoView({ block: "nearest" });
+      });
+    }
+    return h("div", {}, h("h4", { text: t("rules_of", { variant: variantTitle(this.table, this.meta) }) }), list,
+      h("h4", { text: t("table_options") }), options);
+  }
+
+  optionsList() {
+    const info = this.meta && this.meta.variants.find((v) => v.name === this.table.variant);
+    const set = this.table.options || {};
+    if (!info) {
+      const names = Object.keys(set);
+      return names.length ? h("ul", {}, names.map((k) => h("li", { text: `${k} = ${set[k]}` })))
+        : h("p", { class: "muted", text: t("default_options") });
+    }
+    return h("ul", { class: "log" }, info.options.map((o) => h("li", { class: o.name in set ? "changed" : "" },
+      h("code", { text: `${o.name} = ${o.name in set ? set[o.name] : o.default}` }),
+      o.name in set ? h("strong", { text: ` (${t("changed")})` }) : null,
+      h("span", { class: "muted", text: ` — ${lang() === "ru" ? o.help_ru : o.help_en} [${o.rules.join(", ")}]` }))));
+  }
+
+  /** Stop the connection (leaving the page). */
+  stop() {
+    if (this.conn) this.conn.stop();
+  }
+}
+
+function seatHead(table, s, mySeat) {
+  // Seat numbers keep the columns narrow on a phone; the boxes on the table
+  // and the cell's title give the names.
+  return s === mySeat ? `${s} (${t("you")})` : String(s);
+}
+
+function normaliseOrder(order) {
+  if (order === "ace_high") return RANK_ORDER.classic;
+  if (order === "mistigri") return RANK_ORDER.mistigri;
+  return String(order).toUpperCase().replace(/10/g, "T");
+}
+
+/** The variant's title in the current language (from the option list when known). */
+export function variantTitle(table, metaInfo) {
+  const info = metaInfo && metaInfo.variants.find((v) => v.name === table.variant);
+  if (info) return lang() === "ru" ? info.title_ru : info.title_en;
+  return t(`variant_${table.variant}`) || table.variant_title;
+}
+
+function optionDefault(metaInfo, variant, name) {
+  const info = metaInfo && metaInfo.variants.find((v) => v.name === variant);
+  const opt = info && info.options.find((o) => o.name === name);
+  return opt ? opt.default : null;
+}

@@ -1,0 +1,146 @@
+"""Playing against bots by clicking: a whole classic deal, a kopilka game, refusals."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+from e2ekit import act_once, felt, hand, legal_cards, wait_for_turn_or_end
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+RANKS = "AKQJT98765432"
+
+
+def start_from_lobby(open_page, live_server, variant: str, name: str, options: dict[str, str] | None = None):
+    page = open_page(live_server.url)
+    page.locator(f"[data-key=variant-{variant}]").check()
+    page.fill("#player-name", name)
+    page.select_option("#bot", "random")
+    if options:
+        page.locator("[data-key=options-summary]").click()
+        for option, value in options.items():
+            field = page.locator(f"[data-option={option}]")
+            if field.evaluate("el => el.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
+                field.dispatch_event("change")
+        expect(page.locator("[data-key=options-summary]")).to_contain_text(str(len(options)))
+    page.locator("[data-key=play-now]").click()
+    expect(page.locator("[data-testid=who-am-i]")).to_contain_text(name)
+    return page
+
+
+def test_classic_deal_played_by_clicking(open_page, live_server, shot, page_errors):
+    # flush=none keeps a lucky five of a suit (C22) from stopping the deal early.
+    page = start_from_lobby(open_page, live_server, "classic", "Anna", {"flush": "none"})
+    rng = random.Random(1)
+    shot(page, "declare")
+    played_whole_deal = False
+    refused = False
+    for _ in range(6):  # a deal in which somebody alone stands (C10) has no play: take another
+        state = wait_for_turn_or_end(page)
+        assert state["over"] == "false"
+        deal = state["deal"]
+        plays = 0
+        while True:
+            state = wait_for_turn_or_end(page, deal)
+            if state["deal"] != deal or state["over"] == "true":
+                break
+            if state["phase"] == "play":
+                cards = hand(page)
+                # The hand is sorted: by suit, and within a suit by rank (C3).
+                for a, b in itertools.pairwise(cards):
+                    if a[1] == b[1]:
+                        assert RANKS.index(a[0]) < RANKS.index(b[0]), cards
+                illegal = page.locator("[data-testid=hand] button.card.illegal")
+                if not refused and illegal.count():
+                    # An illegal card is refused by the server with the rule it breaks; nothing changes.
+                    before = hand(page)
+                    illegal.first.click(force=True)
+                    refusal = page.locator("[data-testid=refusal]")
+                    expect(refusal).to_contain_text(re.compile(r"C1[24]"))
+                    assert hand(page) == before
+                    assert felt(page)["ply"] == state["ply"]
+                    shot(page, "refused")
+                    refused = True
+                assert legal_cards(page), "a player to act always has a legal card (RULES §4)"
+                if plays == 2:
+                    shot(page, "trick-play")
+            done = act_once(page, rng)
+            plays += done.startswith("play")
+        if plays == 5:
+            played_whole_deal = True
+            break
+    assert played_whole_deal, "no deal in six was played out by the player"
+    notice = page.locator("[data-testid=deal-notice]")
+    if felt(page)["over"] == "false":
+        expect(notice).to_be_visible()
+    # The score sheet shows the finished deal.
+    page.locator("[data-key=tab-score]").click()
+    expect(page.locator("[data-testid=score-sheet]")).to_contain_text(re.compile(r"deal \d"))
+    page.locator("[data-key=tab-last]").click()
+    expect(page.locator("[data-testid=panel-last]")).to_contain_text(re.compile(r"trick 5"))
+    page.locator("[data-key=tab-log]").click()
+    expect(page.locator("[data-testid=log]")).to_contain_text("Deal over")
+    shot(page, "deal-over")
+    assert not page_errors
+
+
+def test_kopilka_game_played_by_clicking(open_page, live_server, shot, page_errors):
+    page = start_from_lobby(open_page, live_server, "kopilka", "Kolya")
+    expect(page.locator("[data-testid=pot]")).to_contain_text("40")  # K3: 4 × ante 10
+    rng = random.Random(2)
+    state = wait_for_turn_or_end(page)
+    game = state["deal"]
+    assert game == "1"
+    seen = set()
+    actions = 0
+    while True:
+        state = wait_for_turn_or_end(page, game)
+        if state["deal"] != game or state["over"] == "true":
+            break
+        seen.add(state["phase"])
+        if state["phase"] == "play" and "play" not in {s.split()[0] for s in seen if " " in s}:
+            shot(page, "play")
+        done = act_once(page, rng)
+        seen.add(done)
+        actions += 1
+        assert actions < 80
+    assert actions > 0
+    assert any(s.startswith("play") for s in seen)
+    shot(page, "game-over")
+    page.locator("[data-key=tab-score]").click()
+    sheet = page.locator("[data-testid=score-sheet]")
+    expect(sheet).to_contain_text("game 1")
+    expect(sheet).to_contain_text("Pot")
+    assert not page_errors
+
+
+def test_dealer_takes_turned_card_needs_a_discard(open_page, live_server, page_errors):
+    """C6 in the page: Take without a selected discard is explained, not sent."""
+    page = start_from_lobby(open_page, live_server, "classic", "Dora", {"flush": "none"})
+    rng = random.Random(3)
+    for _ in range(120):  # the dealer moves round the table (C4): the player deals within a few deals
+        state = wait_for_turn_or_end(page)
+        if state["over"] == "true":
+            break
+        take = page.locator("[data-key=act-take]")
+        if state["phase"] == "declare" and take.count():
+            ply = state["ply"]
+            take.click(force=True)
+            expect(page.locator("[data-testid=refusal]")).to_contain_text("C6")
+            assert felt(page)["ply"] == ply
+            page.locator("[data-testid=hand] button.card").first.click()
+            expect(take).not_to_have_attribute("aria-disabled", "true")
+            turnup = page.locator("[data-testid=trump] .card").get_attribute("data-card")
+            take.click()
+            page.wait_for_function("([c]) => [...document.querySelectorAll('[data-testid=hand] button.card')]"
+                                   ".some(e => e.dataset.card === c)", arg=[turnup])
+            return
+        act_once(page, rng)
+    pytest.skip("the player was never the dealer in these deals")

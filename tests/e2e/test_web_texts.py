@@ -1,0 +1,87 @@
+"""The front end's files without a browser: every text in both languages, every import present."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "mushka" / "web"
+JS = sorted((WEB / "js").glob("*.js"))
+
+DYNAMIC = {
+    "conn": ["connecting", "open", "reconnecting", "resyncing", "offline", "closed"],
+    "phase": ["declare", "redistribute", "play", "over"],
+    "todo": ["declare", "redistribute", "play", "over"],
+    "status": ["waiting", "playing", "over"],
+    "tab": ["score", "last", "log", "rules"],
+    "variant": ["classic", "mistigri", "kopilka"],
+    "variant_blurb": ["classic", "mistigri", "kopilka"],
+}
+
+
+def catalogue() -> dict[str, list[str]]:
+    """texts.js read as JSON (its object literal has unquoted keys and trailing commas)."""
+    text = (WEB / "js" / "texts.js").read_text(encoding="utf-8")
+    start = text.index("{", text.index("export const TEXTS"))
+    body = text[start: text.rindex("}") + 1]
+    body = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
+    body = re.sub(r"(?m)^(\s*)([a-z0-9_]+):", r'\1"\2":', body)
+    body = re.sub(r",(\s*[\]}])", r"\1", body)
+    data: dict[str, list[str]] = json.loads(body)
+    return data
+
+
+def used_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in JS:
+        source = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_]+)["']""", source))
+        keys |= set(re.findall(r'"(sc_[a-z_]+)"', source))
+        for a, b in re.findall(r"""t\(\w+(?:\.\w+)* === "\w+" \? "([a-z0-9_]+)" : "([a-z0-9_]+)""", source):
+            keys |= {a, b}
+        for a, b in re.findall(r"""t\(\w+ \? "([a-z0-9_]+)" : "([a-z0-9_]+)""", source):
+            keys |= {a, b}
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    keys |= set(re.findall(r'data-i18n(?:-label|-title|-placeholder)?="([a-z0-9_]+)"', html))
+    for prefix, names in DYNAMIC.items():
+        keys |= {f"{prefix}_{n}" for n in names}
+    return keys
+
+
+def test_every_text_exists_in_english_and_russian():
+    texts = catalogue()
+    keys = used_keys()
+    assert len(keys) > 150
+    missing = sorted(keys - set(texts))
+    assert not missing, f"texts without a translation entry: {missing}"
+    for key, pair in texts.items():
+        assert len(pair) == 2 and all(isinstance(s, str) and s.strip() for s in pair), key
+        en, ru = pair
+        assert set(re.findall(r"\{(\w+)\}", en)) == set(re.findall(r"\{(\w+)\}", ru)), key
+        if re.search(r"[A-Za-z]{3}", en) and key not in ("mushka_short",):
+            assert re.search(r"[А-Яа-яЁё]", ru), f"{key}: the Russian text is not Russian: {ru!r}"
+
+
+def test_every_dynamic_key_is_used_somewhere():
+    sources = "".join(p.read_text(encoding="utf-8") for p in JS)
+    for prefix in DYNAMIC:
+        assert f"t(`{prefix}_${{" in sources, prefix
+
+
+def test_modules_import_only_files_that_exist():
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    refs = re.findall(r'(?:src|href)="(?!data:|#)([^"]+)"', html)
+    assert "style.css" in refs and "js/app.js" in refs
+    for ref in refs:
+        if ref != "./":
+            assert (WEB / ref).is_file(), ref
+    for path in JS:
+        for ref in re.findall(r"""(?:from|import\()\s*["'](\.[^"']+)["']""", path.read_text(encoding="utf-8")):
+            assert (path.parent / ref).resolve().is_file(), f"{path.name} imports {ref}"
+
+
+def test_no_third_party_code_or_network_at_run_time():
+    for path in [*JS, WEB / "index.html", WEB / "style.css"]:
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"""https?://(?!www\.w3\.org)""", source), f"{path.name} loads from the network"
