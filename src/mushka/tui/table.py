@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mushka.bots import Bot, make_bot
-from mushka.bots.base import BOTS
+from mushka.bots import Bot, fair_bots, make_bot
 from mushka.engine import Action, Event
 from mushka.i18n import tr
 from mushka.match import DealStarted, DeckSpec, Game, GameView, new_game
@@ -56,8 +55,7 @@ class SetupError(ValueError):
 
 def default_bot() -> str:
     """The bot to play against: ``heuristic`` when it exists, else ``random``."""
-    make_bot("random")  # loads the bot modules that register themselves
-    return "heuristic" if "heuristic" in BOTS else "random"
+    return "heuristic" if "heuristic" in fair_bots() else "random"
 
 
 def split_bot_specs(text: str) -> list[str]:
@@ -80,10 +78,10 @@ def split_bot_specs(text: str) -> list[str]:
 
 def make_named_bot(spec: str) -> Bot:
     """The bot of ``spec`` from the registry; :class:`SetupError` names a bad one."""
-    default_bot()  # the registry is complete only once the bot modules are loaded
     name = spec.partition(":")[0].strip()
-    if name not in BOTS:
-        raise SetupError("tui.err_unknown_bot", name=name, known=", ".join(sorted(BOTS)))
+    offered = fair_bots()  # the oracle sees every card: a research tool, not an opponent
+    if name not in offered:
+        raise SetupError("tui.err_unknown_bot", name=name, known=", ".join(offered))
     try:
         return make_bot(spec)
     except (TypeError, ValueError) as exc:

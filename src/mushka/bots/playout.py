@@ -1,0 +1,257 @@
+"""Playouts: finishing a deal fast with the rules of thumb, for the search bots.
+
+A playout takes a full deal (a sampled world, or the true deal for the
+oracle), applies the action under study and plays the deal to its end on
+the engine's fast path (:meth:`~mushka.engine.Deal.apply_unchecked`), every
+seat choosing by the rules of :mod:`mushka.bots.policy` from its own hand and
+the public cards only, with a little randomness (``epsilon``) so that the
+search does not take one line of play for certain.
+
+The score is read cheaply from public state (tricks taken, who stood,
+balances and pot); only a deal in which a special hand appeared (C22, MI9,
+MI13) falls back to the engine's full :class:`~mushka.engine.DealResult`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from mushka.bots.policy import (
+    Stakes,
+    kopilka_discard,
+    kopilka_follow,
+    kopilka_lead,
+    stakes_for,
+    tables,
+    trump_declare,
+    trump_play,
+)
+from mushka.bots.sampler import is_special
+from mushka.engine import Action, Deal, DealView, Kind, Phase
+from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, stand_mask
+from mushka.engine.events import Shown
+from mushka.engine.kopilka import KopilkaDeal
+from mushka.engine.trump import TrumpDeal
+from mushka.rules import Rules
+
+_PLAY: Final = Kind.PLAY
+_STAND: Final = Kind.STAND
+_TAKE: Final = Kind.TAKE
+_PASS: Final = Kind.PASS
+_OVER: Final = Phase.OVER
+_DECLARE: Final = Phase.DECLARE
+_REDISTRIBUTE: Final = Phase.REDISTRIBUTE
+
+
+@dataclass(slots=True)
+class Root:
+    """Public facts of the position a search starts from (the same in every world)."""
+
+    played: int
+    """Cards on the table and in finished tricks."""
+    standing: int = 0
+    """C7: a mask of the seats that stood so far."""
+    took: bool = False
+    """C6: the dealer took the turned card."""
+    holder: int = -1
+    """MI5-MI7: the standing seat seen playing the privileged card, if any."""
+    special: bool = False
+    """C22/MI9/MI13: a special hand was shown in this deal."""
+    balances: tuple[int, ...] = ()
+    """Kopilka: the balances now."""
+
+    @staticmethod
+    def of(d: DealView) -> Root:
+        """The root facts of a seat's view."""
+        played = 0
+        holder = -1
+        priv = d.rules.privileged
+        for tr in d.tricks:
+            for s, c in tr.cards:
+                played |= 1 << c.index
+                if c is priv:
+                    holder = s
+        for s, c in d.trick:
+            played |= 1 << c.index
+            if c is priv:
+                holder = s
+        standing = 0
+        for s, x in enumerate(d.declarations):
+            if x == "stand":
+                standing |= 1 << s
+        special = any(isinstance(e, Shown) for e in d.events)
+        return Root(played, standing, d.turnup_taken, holder, special, tuple(d.balances))
+
+
+@dataclass(slots=True)
+class Score:
+    """What a playout ended with, read from public state."""
+
+    delta: tuple[int, ...] = ()
+    """Classic and mistigri: each record's change (C17-C18, MI6-MI7)."""
+    money: int = 0
+    """Kopilka: the seat's money in this deal (K12, K22)."""
+    pot: int = 0
+    out: int = -1
+    """Kopilka: who went out first (K18), -1 after a deadlock (K19)."""
+
+
+class Playout:
+    """Plays deals of one table to their end (see the module docstring)."""
+
+    def __init__(self, rules: Rules, records: tuple[int, ...] = (), *, epsilon: float = 0.05,
+                 last_game: bool = False) -> None:
+        """Playouts for ``rules``; ``records`` (C16) and ``last_game`` (K23) shape the players' eagerness."""
+        self.rules = rules
+        self.t = tables(rules)
+        self.epsilon = epsilon
+        self.last_game = last_game
+        n = rules.players
+        self.stakes: list[Stakes] = [stakes_for(rules, s, records) for s in range(n)]
+
+    def run(self, deal: Deal, action: Action, rng: random.Random, root: Root, seat: int) -> Score | None:
+        """Apply ``action`` to ``deal`` (a copy the playout may spoil), finish it and score it
+        for ``seat``; ``None`` when only the engine's full result can tell (a special hand)."""
+        if isinstance(deal, TrumpDeal):
+            return self._run_trump(deal, action, rng, root)
+        assert isinstance(deal, KopilkaDeal)
+        return self._run_kopilka(deal, action, rng, root, seat)
+
+    # --- classic and mistigri -----------------------------------------------------------
+
+    def _run_trump(self, d: TrumpDeal, a: Action, rng: random.Random, root: Root) -> Score | None:
+        t = self.t
+        rules = self.rules
+        deck = rules.deck_bits
+        eps = self.epsilon
+        trump = d.trump
+        turn_bit = 1 << d.turnup
+        priv = t.priv
+        played = root.played
+        standing = root.standing
+        took = root.took
+        holder = root.holder
+        special = root.special
+        apply = d.apply_unchecked
+        while True:
+            seat = d.to_act
+            apply(a)
+            kind = a.kind
+            if kind is _PLAY:
+                played |= a.mask
+                if a.mask >> priv & 1:
+                    holder = seat
+            elif kind is _STAND:
+                standing |= 1 << seat
+                if (a.mask or (took and seat == d.dealer)) and is_special(rules, d.hands[seat]):
+                    special = True
+            elif kind is _TAKE:
+                took = True
+            if d.phase is _OVER:
+                break
+            legal = d.legal_actions()
+            if len(legal) == 1:
+                a = legal[0]
+            elif eps and rng.random() < eps:
+                a = legal[rng.randrange(len(legal))]
+            elif d.phase is _DECLARE:
+                a = self._declare(d, played, turn_bit, standing.bit_count(), took)
+            else:
+                seat = d.to_act
+                hand = d.hands[seat]
+                trick = [c.index for _, c in d.current_trick]
+                after = standing.bit_count() - len(trick) - 1
+                legal_mask = 0
+                for x in legal:
+                    legal_mask |= x.mask
+                unknown = deck & ~hand & ~played & ~turn_bit
+                card = trump_play(t, trump, hand, legal_mask, trick, unknown, after, d.tricks_won[seat] == 0)
+                a = PLAYS[card]
+        if special:
+            return None
+        won = d.tricks_won
+        n = d.n
+        if standing.bit_count() == 1:
+            lone = standing.bit_length() - 1
+            if d.hands[lone] & t.priv_bit:
+                holder = lone  # MI7: a lone holder of the privileged card gets the bonus too
+        delta = [0] * n
+        for s in range(n):
+            if standing >> s & 1:
+                if won[s] == 0:
+                    delta[s] = rules.effective_privileged_remiz if s == holder else rules.remiz
+                else:
+                    delta[s] = -won[s] * rules.trick_value - (rules.privileged_bonus if s == holder else 0)
+        return Score(delta=tuple(delta))
+
+    def _declare(self, d: TrumpDeal, played: int, turn_bit: int, standing: int, took: bool) -> Action:
+        seat = d.to_act
+        rules = self.rules
+        hand = d.hands[seat]
+        after = (d.dealer - seat) % d.n
+        unknown = rules.deck_bits & ~hand & ~played & ~turn_bit
+        kind, cards = trump_declare(
+            self.t, hand, seat, d.dealer, d.trump, d.turnup, took, standing, after, d.talon_size,
+            unknown, d.is_legal(PASS), rules.dealer_takes_turnup and seat == d.dealer and not took,
+            self.stakes[seat])
+        if kind == "pass":
+            return PASS
+        if kind == "take":
+            return TAKES[cards]
+        return stand_mask(cards)
+
+    # --- kopilka -------------------------------------------------------------------------
+
+    def _run_kopilka(self, d: KopilkaDeal, a: Action, rng: random.Random, root: Root, me: int) -> Score | None:
+        t = self.t
+        rules = self.rules
+        deck = rules.deck_bits
+        values = rules.suit_values
+        eps = self.epsilon
+        n = d.n
+        played = root.played
+        apply = d.apply_unchecked
+        while True:
+            apply(a)
+            if a.kind is _PLAY:
+                played |= a.mask
+            if d.phase is _OVER:
+                break
+            legal = d.legal_actions()
+            if len(legal) == 1:
+                a = legal[0]
+            elif eps and rng.random() < eps:
+                a = legal[rng.randrange(len(legal))]
+            else:
+                seat = d.to_act
+                hand = d.hands[seat]
+                if d.phase is _REDISTRIBUTE:
+                    a = DISCARDS[kopilka_discard(t, hand, values)]
+                    continue
+                trick_now = d.current_trick
+                trick = [c.index for _, c in trick_now]
+                unknown = deck & ~hand & ~played
+                racing = self.last_game or hand.bit_count() <= 2
+                if not trick:
+                    legal_mask = 0
+                    for x in legal:
+                        legal_mask |= x.mask
+                    a = PLAYS[kopilka_lead(t, legal_mask, hand, unknown, values)]
+                else:
+                    after = (trick_now[0][0] - seat - 1) % n
+                    what = kopilka_follow(t, hand, trick[0], trick, unknown, values, after,
+                                          d.tricks_won[seat], d.talon_size, DRAW in legal, racing)
+                    if what == "draw":
+                        a = DRAW
+                    elif what == "pass":
+                        a = PASS
+                    else:
+                        assert isinstance(what, int)
+                        a = PLAYS[what]
+        empty = [s for s in range(n) if not d.hands[s]]
+        if len(empty) > 1:
+            return None  # K18: several went out in one trick; the engine knows the order
+        out = empty[0] if empty else -1
+        return Score(money=d.balances[me] - root.balances[me], pot=d.pot, out=out)

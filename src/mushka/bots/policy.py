@@ -1,0 +1,551 @@
+"""Rules of thumb on card masks: the heuristic bot's judgement, fast enough for rollouts.
+
+Every function here decides one action from a few integers (a hand as a
+card mask, the cards on the table, the cards the player has not seen) so
+that the same judgement serves two masters: the heuristic bot, which reads
+them from its view, and the search bot's rollouts, which read them from a
+sampled deal many thousand times a second.  The rules themselves are
+explained in ``docs/bots.md``; the comments below give the rule ids.
+
+Terms: a card's *power* is a rough chance that it takes a trick; *unknown*
+cards are those the player has not seen (in other hands, the talon or
+discards); a card is *top* when no unknown card of its suit ranks above it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final
+
+from mushka.cards import SUIT_MASKS
+from mushka.rules import Rules
+
+
+def bit_list(mask: int) -> list[int]:
+    """Card indices of ``mask``, low to high."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Per-table constants the rules of thumb look up (built once per :class:`Rules`)."""
+
+    rules: Rules
+    strength: tuple[int, ...]
+    """Trick strength of each card within its suit (C3, MI2, K2); -1 outside the deck."""
+    higher: tuple[int, ...]
+    """Mask of the cards of the same suit that rank above each card."""
+    lower: tuple[int, ...]
+    priv: int
+    priv_bit: int
+    deck: int
+    keys: tuple[tuple[tuple[int, ...], ...], ...]
+    """C12/C15 trick keys per trump suit and led suit (trump variants); higher wins."""
+    beaters: tuple[tuple[tuple[int, ...], ...], ...]
+    """Per trump suit and led suit, the mask of the cards that beat each card (C12, C15)."""
+    draw_power: dict[tuple[int, int], float]
+    """Average power of a card drawn blind, per (trump, opponents); filled on demand."""
+
+
+_TABLES: dict[Rules, Tables] = {}
+
+
+def tables(rules: Rules) -> Tables:
+    """The :class:`Tables` of ``rules`` (cached)."""
+    found = _TABLES.get(rules)
+    if found is not None:
+        return found
+    strength = rules.strength
+    higher = []
+    lower = []
+    for c in range(52):
+        s = c // 13
+        h = lo = 0
+        if strength[c] >= 0:
+            for d in range(s * 13, s * 13 + 13):
+                if strength[d] > strength[c]:
+                    h |= 1 << d
+                elif 0 <= strength[d] < strength[c]:
+                    lo |= 1 << d
+        higher.append(h)
+        lower.append(lo)
+    priv = rules.privileged.index
+    keys = []
+    beaters = []
+    if rules.has_trumps:
+        for trump in range(4):
+            per_lead = []
+            beat_lead = []
+            for lead in range(4):
+                k = [0] * 52
+                for c in range(52):
+                    if strength[c] < 0:
+                        continue
+                    if c // 13 == trump:
+                        k[c] = 200 + strength[c]
+                    elif c // 13 == lead:
+                        k[c] = 100 + strength[c]
+                if priv // 13 == trump:
+                    k[priv] = 300
+                else:
+                    k[priv] = 400 if rules.privileged_beats_trumps else 150
+                per_lead.append(tuple(k))
+                masks = []
+                for c in range(52):
+                    m = 0
+                    for d in range(52):
+                        if k[d] > k[c] and strength[d] >= 0:
+                            m |= 1 << d
+                    masks.append(m)
+                beat_lead.append(tuple(masks))
+            keys.append(tuple(per_lead))
+            beaters.append(tuple(beat_lead))
+    t = Tables(rules, strength, tuple(higher), tuple(lower), priv, 1 << priv, rules.deck_bits, tuple(keys),
+               tuple(beaters), {})
+    _TABLES[rules] = t
+    return t
+
+
+# --- classic and mistigri: how much a hand is worth ---------------------------------
+
+def card_power(t: Tables, c: int, trump: int, unknown: int, opponents: int) -> float:
+    """A rough chance that card ``c`` takes a trick (C12, C15).
+
+    A trump is worth more the fewer unknown trumps rank above it; a plain
+    card only when it is top of its suit, and less the more opponents may
+    trump it; the privileged card beats every plain card (C11-C12, MI3-MI4).
+    """
+    if c == t.priv:
+        if c // 13 == trump or t.rules.privileged_beats_trumps:
+            return 0.97
+        return 0.8 if opponents <= 2 else 0.7
+    h = (t.higher[c] & unknown).bit_count()
+    if c // 13 == trump:
+        return max(0.3, 0.95 - 0.17 * h)
+    if h == 0:
+        base = 0.6
+    elif h == 1:
+        base = 0.25
+    elif h == 2:
+        base = 0.08
+    else:
+        base = 0.02
+    return base * (0.88 ** max(0, opponents - 2))
+
+
+def average_draw(t: Tables, trump: int, opponents: int) -> float:
+    """The power of a card drawn blind from the talon, on average (C7)."""
+    key = (trump, opponents)
+    found = t.draw_power.get(key)
+    if found is None:
+        cards = bit_list(t.deck)
+        found = sum(card_power(t, c, trump, t.deck & ~(1 << c), opponents) for c in cards) / len(cards)
+        t.draw_power[key] = found
+    return found
+
+
+@dataclass(slots=True)
+class HandValue:
+    """The expected worth of standing with a hand (record points written off)."""
+
+    ev: float
+    discard: int
+    """The exchange that gives it (a card mask)."""
+    tricks: float
+    zero: float
+    """Rough chance of taking no trick (a ремиз, C18)."""
+
+
+def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, talon: int,
+                *, limit: int, remiz: float, bonus: float, can_discard_priv: bool,
+                flush_value: float, four_value: float) -> HandValue:
+    """The best exchange of ``hand`` and what standing with it is worth (C7-C8, C17-C18, MI6-MI7).
+
+    Cards worth less than an average card drawn are exchanged; a hand that
+    is four (or three) cards from a special hand also weighs the chance of
+    completing it (C22, MI9, MI13): ``flush_value`` for five of a suit,
+    ``four_value`` for four and the privileged card (winning the partie at
+    once, or a side payment, as the rules make them).
+    """
+    cards = bit_list(hand)
+    powers = {c: card_power(t, c, trump, unknown, opponents) for c in cards}
+    draw = average_draw(t, trump, opponents)
+    lone = opponents == 0
+    order = sorted(cards, key=lambda c: powers[c])
+    if not can_discard_priv and hand & t.priv_bit:
+        order.remove(t.priv)
+    best = HandValue(-1e9, 0, 0.0, 1.0)
+    limit = min(limit, talon)
+    disc = 0
+    for k in range(limit + 1):
+        if k:
+            if k > len(order):
+                break
+            c = order[k - 1]
+            if powers[c] >= draw and k > 0:
+                break
+            disc |= 1 << c
+        kept = [powers[c] for c in cards if not disc >> c & 1]
+        tricks = min(5.0, sum(kept) + k * draw)
+        zero = 1.0
+        for p in kept:
+            zero *= 1 - p
+        zero *= (1 - draw) ** k
+        if lone:
+            tricks, zero = 5.0, 0.0
+        holds_priv = bool((hand & ~disc) & t.priv_bit)
+        ev = tricks - zero * remiz
+        if holds_priv and bonus:
+            ev += bonus * (1 - zero)
+        if ev > best.ev:
+            best = HandValue(ev, disc, tricks, zero)
+    if flush_value or four_value:
+        chase = _chase(t, hand, unknown, limit, can_discard_priv, flush_value, four_value)
+        if chase is not None:
+            gain, disc = chase
+            kept = [powers[c] for c in cards if not disc >> c & 1]
+            k = disc.bit_count()
+            tricks = min(5.0, sum(kept) + k * draw)
+            zero = 1.0
+            for p in kept:
+                zero *= 1 - p
+            zero *= (1 - draw) ** k
+            ev = tricks - zero * remiz + gain
+            if ev > best.ev:
+                best = HandValue(ev, disc, tricks, zero)
+    return best
+
+
+def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: bool,
+           flush_value: float, four_value: float) -> tuple[float, int] | None:
+    """The best try for a special hand by exchange: (expected gain, discards)."""
+    u = unknown.bit_count()
+    best: tuple[float, int] | None = None
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        suit_cards = hand & sm
+        # C22/MI9: five of the suit; MI13 (and C22 as_flush): four and the privileged card.
+        for with_priv, value in ((False, flush_value), (True, four_value)):
+            if not value:
+                continue
+            keep = suit_cards | (t.priv_bit & hand if with_priv else 0)
+            if with_priv and (not hand & t.priv_bit or t.priv // 13 == s):
+                continue
+            need = 5 - keep.bit_count()
+            if need <= 0 or need > limit or need > 2:
+                continue
+            disc = hand & ~keep
+            if not can_discard_priv and disc & t.priv_bit:
+                continue
+            avail = (unknown & sm).bit_count()
+            p = 1.0
+            for i in range(need):
+                p *= max(0, avail - i) / max(1, u - i)
+            gain = p * value
+            if best is None or gain > best[0]:
+                best = (gain, disc)
+    return best
+
+
+# --- classic and mistigri: trick play ------------------------------------------------
+
+def trump_play(t: Tables, trump: int, hand: int, legal: int, trick: list[int], unknown: int,
+               after: int, need_trick: bool) -> int:
+    """The card to play to a trick (C13-C15); ``trick`` lists the cards on it in order.
+
+    ``after`` is how many players are still to play to this trick;
+    ``need_trick`` says the player has no trick yet (a ремиз looms, C18/MI6).
+    """
+    if not trick:
+        return _trump_lead(t, trump, legal, unknown, need_trick)
+    keys = t.keys[trump][trick[0] // 13]
+    best = max(keys[c] for c in trick)
+    cards = bit_list(legal)
+    winners = [c for c in cards if keys[c] > best]
+    if winners:
+        winners.sort(key=lambda c: keys[c])
+        if after == 0:
+            return winners[0]
+        beat = t.beaters[trump][trick[0] // 13]
+        safe = [c for c in winners if not beat[c] & unknown]
+        if safe:
+            return safe[0]
+        if need_trick:
+            # Without a trick, the strongest try beats keeping cards for later.
+            plain = [c for c in winners if c != t.priv]
+            if t.priv in winners and not (unknown & SUIT_MASKS[trump]):
+                return t.priv
+            return plain[-1] if plain else winners[-1]
+        trumps = [c for c in winners if c // 13 == trump and trick[0] // 13 != trump]
+        if trumps:
+            # A cheap ruff is usually worth it: few hold both the suit's void and a higher trump.
+            return trumps[0]
+    return min(cards, key=lambda c: _keep_value(t, c, trump, unknown))
+
+
+def _keep_value(t: Tables, c: int, trump: int, unknown: int) -> float:
+    """How much a card is worth keeping for later tricks (the cheapest is thrown)."""
+    if c == t.priv:
+        return 10.0
+    h = (t.higher[c] & unknown).bit_count()
+    base = 5.0 if c // 13 == trump else 0.0
+    return base + t.strength[c] * 0.1 - h * 0.3
+
+
+def _trump_lead(t: Tables, trump: int, legal: int, unknown: int, need_trick: bool) -> int:
+    cards = bit_list(legal)
+    unknown_trumps = unknown & SUIT_MASKS[trump]
+    sure = []
+    good = []
+    for c in cards:
+        s = c // 13
+        top = not (t.higher[c] & unknown)
+        if c == t.priv:
+            if s == trump or t.rules.privileged_beats_trumps or not unknown_trumps:
+                sure.append(c)
+            continue
+        if s == trump:
+            if top and not (t.rules.privileged_beats_trumps and unknown & t.priv_bit):
+                sure.append(c)
+        elif top:
+            if not unknown_trumps and not unknown & t.priv_bit:
+                sure.append(c)
+            else:
+                good.append(c)
+    if sure:
+        # C15: a sure winner keeps the lead; trumps first, to draw the others' trumps.
+        sure.sort(key=lambda c: (c // 13 != trump, t.strength[c]))
+        return sure[0]
+    if good and (need_trick or len(cards) >= 3):
+        # A top plain card wins unless someone is void and trumps it.
+        good.sort(key=lambda c: -(unknown & SUIT_MASKS[c // 13]).bit_count())
+        return good[0]
+    # Otherwise lead low from the shortest plain suit (to be able to ruff later).
+    plain = [c for c in cards if c // 13 != trump and c != t.priv]
+    if plain:
+        counts = {s: (legal & SUIT_MASKS[s]).bit_count() for s in range(4)}
+        plain.sort(key=lambda c: (counts[c // 13], t.strength[c]))
+        return plain[0]
+    others = [c for c in cards if c != t.priv] or cards
+    return min(others, key=lambda c: t.strength[c])
+
+
+# --- kopilka ------------------------------------------------------------------------
+
+KOPILKA_PRIV_KEY: Final = 1000
+
+
+def kopilka_lead(t: Tables, legal: int, hand: int, unknown: int, values: tuple[int, ...]) -> int:
+    """The card to lead (K10, K16).
+
+    A top card of a suit others still hold wins the trick and the lead
+    again, best in the dearest suit (K20); else the lowest card of the suit
+    most likely to be followed, so that the trick counts (K14, K15) and a
+    card is shed.
+    """
+    cards = bit_list(legal)
+    priv_out = bool(unknown & t.priv_bit)
+    best_top = -1
+    best_key = -1.0
+    for c in cards:
+        if c == t.priv:
+            continue
+        s = c // 13
+        others = (unknown & SUIT_MASKS[s] & ~t.priv_bit).bit_count()
+        if not others:
+            continue
+        if not (t.higher[c] & unknown) and not priv_out:
+            key = values[s] * 10 + others
+            if key > best_key:
+                best_key, best_top = key, c
+    if best_top >= 0:
+        return best_top
+    plain = [c for c in cards if c != t.priv]
+    if not plain:
+        return cards[0]
+
+    def shed(c: int) -> tuple[int, int]:
+        s = c // 13
+        return (-(unknown & SUIT_MASKS[s]).bit_count(), t.strength[c])
+
+    return min(plain, key=shed)
+
+
+def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unknown: int, values: tuple[int, ...],
+                   after: int, my_tricks: int, talon: int, can_draw: bool, racing: bool) -> str | int:
+    """What to do on another's lead (K11-K13): a card index, ``"draw"`` or ``"pass"``."""
+    lead = lead_card // 13
+    suit = SUIT_MASKS[lead]
+    mine = hand & suit & ~t.priv_bit
+    has_priv = bool(hand & t.priv_bit)
+    priv_played = any(c == t.priv for c in trick)
+    value = values[lead]
+    best = max((t.strength[c] for c in trick if c // 13 == lead), default=-1)
+    if priv_played:
+        best = KOPILKA_PRIV_KEY
+    if mine:
+        cards = bit_list(mine)
+        winners = [c for c in cards if t.strength[c] > best]
+        if winners:
+            if after == 0:
+                return winners[0]
+            tops = [c for c in winners if not (t.higher[c] & unknown) and not unknown & t.priv_bit]
+            if tops:
+                return tops[0]
+            if value >= 3 or my_tricks == 0:
+                return winners[-1]
+        if has_priv and not priv_played and (value >= 3 or my_tricks == 0) and (after == 0 or value >= 3):
+            # K9/K21: the A♠ takes a dear trick and doubles it.
+            return t.priv
+        return cards[0]
+    if has_priv and not priv_played and (value >= 2 or my_tricks == 0 or hand == t.priv_bit):
+        return t.priv
+    if has_priv and lead == t.priv // 13:
+        return t.priv
+    if can_draw and talon and not priv_played and not racing:
+        # K11: a drawn card of the led suit is played at once and may win.
+        left = (unknown & suit).bit_count()
+        u = unknown.bit_count()
+        if u and my_tricks == 0 and left / u >= 0.25:
+            return "draw"
+    return "pass"
+
+
+def kopilka_discard(t: Tables, hand: int, values: tuple[int, ...]) -> int:
+    """K7 step 5: the card to give up after taking one: the cheapest to keep."""
+    cards = bit_list(hand)
+
+    def keep(c: int) -> float:
+        if c == t.priv:
+            return 100.0
+        s = c // 13
+        return t.strength[c] + 2.0 * values[s] - 0.5 * (hand & SUIT_MASKS[s]).bit_count()
+
+    return min(cards, key=keep)
+
+
+# --- classic and mistigri: declaring ---------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What a deal's outcomes are worth to one player, in record points.
+
+    Built from the score sheet (C16-C22): the value of winning the мушка
+    at once, of a flush payment, and how eager the player should be.
+    """
+
+    flush: float = 0.0
+    """C22/MI9: five of a suit: the partie won now (C21: the others' records) or a side payment."""
+    four: float = 0.0
+    """C22/MI13: four of a suit and the privileged card, worth the same ways."""
+    eagerness: float = 0.0
+    """Added to a hand's worth before comparing it with passing (a record near zero, a rival near zero)."""
+
+
+# (tau, m) of the partie outlook, fitted by maximum likelihood to 300 parties of
+# heuristic self-play per table (default options): the chance of winning the
+# partie is a softmax of minus the records over tau, mixed with a share m in
+# which somebody else wins a мушка first (C22, MI13) whatever the records.
+_OUTLOOK_FIT: Final[dict[tuple[str, int], tuple[float, float]]] = {
+    ("classic", 3): (6.0, 0.6), ("classic", 4): (6.0, 0.9), ("classic", 5): (6.0, 0.8),
+    ("classic", 6): (8.0, 0.9), ("classic", 7): (20.0, 0.9),
+    ("mistigri", 3): (8.0, 0.1), ("mistigri", 4): (6.0, 0.3), ("mistigri", 5): (8.0, 0.2),
+    ("mistigri", 6): (8.0, 0.35), ("mistigri", 7): (8.0, 0.5),
+}
+
+
+def outlook_fit(rules: Rules) -> tuple[float, float]:
+    """(tau, m) of the partie outlook for ``rules`` (see :func:`win_chances`)."""
+    if rules.flush != "wins_mushka" and rules.four_mode != "wins_mushka":
+        return (8.0 if rules.is_mistigri else 5.0, 0.0)  # nothing ends a partie early
+    return _OUTLOOK_FIT.get((rules.variant, rules.players), (6.0, 0.5))
+
+
+def win_chances(records: tuple[int, ...], tau: float, m: float) -> list[float]:
+    """Each seat's chance to win the partie from these records (C20-C22).
+
+    A softmax of minus the records over ``tau`` (the lower, the likelier),
+    mixed with a share ``m`` of parties that a мушка ends for anybody.
+    """
+    low = min(records)
+    weights = [math.exp(-(r - low) / tau) for r in records]
+    total = sum(weights)
+    n = len(records)
+    return [(1 - m) * w / total + m / n for w in weights]
+
+
+def stakes_for(rules: Rules, seat: int, records: tuple[int, ...]) -> Stakes:
+    """The :class:`Stakes` of ``seat`` at a partie with these records (C16-C22)."""
+    n = rules.players
+    if not records:
+        records = (rules.initial_record,) * n
+    others = sum(max(r, 0) for s, r in enumerate(records) if s != seat) * rules.stake
+    mine = records[seat]
+    # C21: winning now turns the seat's expected settlement into the others' records.
+    p = win_chances(records, *outlook_fit(rules))[seat]
+    expected = p * others - (1 - p) * max(mine, 0) * rules.stake
+
+    def worth(effect: str) -> float:
+        if effect == "wins_mushka":
+            return float(others - expected)
+        if effect == "side_payment":
+            return float(rules.flush_payment * (n - 1))
+        return 0.0
+
+    eager = 0.0
+    rival = min((r for s, r in enumerate(records) if s != seat), default=mine)
+    if mine <= 5:
+        eager += 0.6  # a few tricks end the partie with this seat the winner
+    if rival <= 3:
+        eager += 0.5  # tricks taken from a rival near zero delay his win
+    if mine - rival >= 15:
+        eager += 0.3  # far behind: only risk can catch up
+    return Stakes(worth(rules.flush), worth(rules.four_mode), eager)
+
+
+def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turnup: int, took: bool,
+                  standing_before: int, undeclared_after: int, talon: int, unknown: int,
+                  can_pass: bool, can_take: bool, stakes: Stakes) -> tuple[str, int]:
+    """C6-C10: ``("pass", 0)``, ``("stand", discards)`` or ``("take", discard)``.
+
+    Standing is worth the expected tricks minus the chance of none times
+    the ремиз (C17-C18; MI6-MI7 for the holder of K♣); the exchange throws
+    the cards worth less than an average card drawn; the dealer takes the
+    turned-up trump when that improves his hand (C6); a player who would be
+    the only one standing takes all five tricks (C10) and always stands.
+    """
+    rules = t.rules
+    opponents = standing_before + (undeclared_after + 1) // 2
+    lone = standing_before == 0 and undeclared_after == 0 and rules.lone_player == "takes_all_tricks"
+    bonus = float(rules.privileged_bonus)
+    limit = rules.max_exchange
+
+    def value(h: int) -> HandValue:
+        rem = float(rules.effective_privileged_remiz if h & t.priv_bit else rules.remiz)
+        return stand_value(t, h, trump, unknown, 0 if lone else max(1, opponents), talon, limit=limit,
+                           remiz=rem, bonus=bonus, can_discard_priv=rules.can_discard_privileged,
+                           flush_value=stakes.flush, four_value=stakes.four)
+
+    best = value(hand)
+    choice: tuple[str, int] = ("stand", best.discard)
+    if can_take and seat == dealer and not took:
+        # C6: take the turned card for the weakest one (never the privileged card, MI5).
+        options = [c for c in bit_list(hand) if rules.can_discard_privileged or c != t.priv]
+        if options:
+            weakest = min(options, key=lambda c: card_power(t, c, trump, unknown, max(1, opponents)))
+            after = (hand & ~(1 << weakest)) | 1 << turnup
+            with_take = value(after)
+            if with_take.ev > best.ev + 0.15:
+                best = with_take
+                choice = ("take", weakest)
+    if not can_pass or lone:
+        return choice
+    if best.ev < 0.25 - stakes.eagerness:
+        return ("pass", 0)
+    return choice

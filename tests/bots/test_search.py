@@ -1,0 +1,107 @@
+"""The search bot: reproducible with an iteration budget, within its time budget, scored like the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from botkit import positions, rules_of, table_id
+
+from mushka import new_game
+from mushka.bots import make_bot, play_game
+from mushka.bots.base import deal_game_view
+from mushka.bots.playout import Playout, Root
+from mushka.bots.search import SearchBot
+from mushka.bots.value import Outlook
+from mushka.engine import new_deal
+from mushka.errors import MushkaError
+
+
+def game_actions(variant: str, seed: int, spec: str) -> list[str]:
+    rules = rules_of((variant, 4))
+    game = new_game(rules, rng=seed, max_deals=3) if rules.has_trumps else new_game(rules, rng=seed)
+    bots = [make_bot(spec), make_bot("heuristic"), make_bot(spec), make_bot("heuristic")]
+    play_game(game, bots, random.Random(seed))
+    return [str(a) for d in game.deals for a in d.actions]
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri", "kopilka"])
+def test_search_with_an_iteration_budget_is_reproducible(variant):
+    spec = "search:iterations=40,seconds=0"
+    first = game_actions(variant, 9, spec)
+    assert first == game_actions(variant, 9, spec)
+    assert first != game_actions(variant, 10, spec)
+
+
+@pytest.mark.parametrize("variant", ["classic", "kopilka"])
+def test_search_keeps_to_a_time_budget(variant):
+    rules = rules_of((variant, 4))
+    bot = SearchBot(iterations=0, seconds=0.05)
+    rng = random.Random(4)
+    for deal in positions(rules, deals=3, seed=91, every=0.5):
+        bot.choose(deal_game_view(deal, deal.to_act), rng)
+    assert bot.times
+    # Generous slack: a loaded machine may overrun the budget, never by a second.
+    assert max(bot.times) < 1.0
+    assert all(w >= 1 for w in bot.worlds)
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_search_believing_the_others_play_like_the_heuristic_stays_legal(variant):
+    rules = rules_of((variant, 4))
+    bot = make_bot("search:iterations=30,seconds=0,believe=2")
+    rng = random.Random(12)
+    checked = 0
+    for deal in positions(rules, deals=6, seed=17, every=0.4):
+        assert deal.is_legal(bot.choose(deal_game_view(deal, deal.to_act), rng))
+        checked += 1
+    assert checked > 10
+
+
+def test_make_bot_reads_budgets_and_refuses_bad_specs():
+    bot = make_bot("search:iterations=250,seconds=0.2")
+    assert isinstance(bot, SearchBot) and bot.iterations == 250 and bot.seconds == 0.2
+    with pytest.raises(MushkaError, match="nonsense"):
+        make_bot("nonsense")
+    with pytest.raises(MushkaError, match="depth"):
+        make_bot("search:depth=3")
+    with pytest.raises(MushkaError, match="iterations"):
+        make_bot("search:iterations=0,seconds=0")
+    with pytest.raises(MushkaError, match="iterations"):
+        make_bot("search:iterations=lots")
+    with pytest.raises(MushkaError, match="epsilon"):
+        make_bot("search:epsilon=2")
+
+
+@pytest.mark.parametrize("table", [("classic", 4), ("mistigri", 4), ("mistigri", 3), ("classic", 6), ("kopilka", 4)],
+                         ids=table_id)
+def test_playout_scores_agree_with_the_engine(table):
+    """The playouts read the score from public state; the engine's result is the reference."""
+    rules = rules_of(table)
+    rng = random.Random(8)
+    compared = 0
+    for k in range(150):
+        deal = new_deal(rules, k % rules.players, rng=rng)
+        if deal.is_over:
+            continue  # C22: a мушка shown at once
+        view = deal.view(deal.to_act)
+        root = Root.of(view)
+        seat = deal.to_act
+        records = tuple(rng.randrange(1, 40) for _ in range(rules.players))
+        outlook = Outlook(seat, rules.players, rules.has_trumps, records, rules.stake, last_game=k % 2 == 0,
+                          dealer=deal.dealer)
+        playout = Playout(rules, records, epsilon=0.3)
+        legal = deal.legal_actions()
+        score = playout.run(deal, legal[rng.randrange(len(legal))], rng, root, seat)
+        result = deal.result
+        assert result is not None
+        if score is None:
+            continue
+        if rules.has_trumps:
+            assert score.delta == result.record_delta
+        else:
+            assert score.money == result.money[seat] and score.pot == result.pot
+            assert score.out == (-1 if result.out is None else result.out)
+        assert outlook.utility_of(score) == pytest.approx(outlook.utility(result))
+        compared += 1
+    assert compared > 100
