@@ -21,6 +21,8 @@ COMMAND_MODULES = [
     "mushka.cli.rules_cmd",
     "mushka.cli.bench_cmd",
     "mushka.cli.play_cmd",
+    "mushka.cli.simulate_cmd",
+    "mushka.cli.tournament_cmd",
     "mushka.cli.serve_cmd",
 ]
 

@@ -1,0 +1,160 @@
+"""``mushka simulate``: many games between bots, with statistics and plots.
+
+Plays N parties (classic, mistigri) or four-deal sessions (kopilka) on all
+cores, each game seeded from ``--seed`` so that a run, or any single game of
+it (``--start I --games 1``), plays again identically; then prints per seat
+and per bot the mean money per game with its confidence interval, the win
+rate, remizes and tricks per deal played, and the counts that apply to the
+variant.  See ``docs/simulation.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from mushka.cli.common import (
+    LangOpt,
+    OptionArgs,
+    PlayersOpt,
+    VariantOpt,
+    build_rules,
+    console,
+    err_console,
+    friendly_errors,
+    pick_lang,
+)
+from mushka.i18n import add_texts, tr
+from mushka.sim.errors import SimulationError, at_least, within
+from mushka.sim.play import Table, default_jobs, run_jobs, seat_bots, simulation_jobs, split_bot_specs
+from mushka.sim.plots import write_plots
+from mushka.sim.summary import render_summary, summarise_run, write_csv
+
+PLOT_GAMES = 5000
+"""The course plots follow at most this many games (enough for quartiles)."""
+
+BotsOpt = Annotated[
+    list[str] | None,
+    typer.Option("--bots", "-b", help="Bots: one for every seat, or one per seat in order "
+                 "(heuristic,random,random,random); name:key=value passes settings."),
+]
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: every core).")]
+ProgressOpt = Annotated[
+    bool | None, typer.Option("--progress/--no-progress", help="Show a progress bar (default: on a terminal).")
+]
+
+
+def progress_bar(enabled: bool | None, total: int, label: str) -> tuple[AbstractContextManager[Any], Any]:
+    """A Rich progress bar on standard error (or nothing) and its advance function."""
+    if enabled is None:
+        enabled = err_console.is_terminal
+    if not enabled:
+        return nullcontext(), lambda k: None
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=err_console, transient=True)
+    task = bar.add_task(label, total=total)
+    return bar, lambda k: bar.advance(task, k)
+
+
+def check_numbers(*, games: int, jobs: int | None, max_deals: int | None, confidence: float,
+                  start: int = 0, resamples: int | None = None) -> None:
+    """Refuse impossible counts and levels before anything is played."""
+    at_least("--games", games, 1)
+    at_least("--start", start, 0)
+    at_least("--jobs", jobs, 1)
+    at_least("--max-deals", max_deals, 1)
+    at_least("--bootstrap", resamples, 100)
+    within("--confidence", confidence, 0.5, 0.999)
+
+
+def prepare_outputs(csv_file: Path | None, plots: Path | None, records: Path | None) -> None:
+    """Create the output directories before any game is played, so that a
+    path that cannot be written fails at once instead of after a long run."""
+    try:
+        if csv_file is not None:
+            if csv_file.is_dir():
+                raise IsADirectoryError(21, "is a directory", str(csv_file))
+            csv_file.parent.mkdir(parents=True, exist_ok=True)
+            with csv_file.open("a", encoding="utf-8"):
+                pass
+        for directory in (plots, records):
+            if directory is not None:
+                directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimulationError("cannot_write", path=str(exc.filename or csv_file), problem=exc.strerror) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``simulate`` to the app."""
+
+    @app.command()
+    @friendly_errors
+    def simulate(
+        games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,
+        bots: BotsOpt = None,
+        variant: VariantOpt = "classic",
+        players: PlayersOpt = None,
+        option: OptionArgs = None,
+        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run; game i has its own "
+                                          "seed derived from it.")] = 1,
+        start: Annotated[int, typer.Option("--start", help="Index of the first game (to play "
+                                           "again part of a run).")] = 0,
+        rotate: Annotated[bool, typer.Option("--rotate", help="Move the bots one seat on every game.")] = False,
+        max_deals: Annotated[int | None, typer.Option("--max-deals", help="Stop a partie after "
+                                                      "this many deals (reported as truncated).")] = None,
+        jobs: JobsOpt = None,
+        confidence: Annotated[float, typer.Option("--confidence",
+                                                  help="Level of the intervals.")] = 0.95,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
+        csv_file: Annotated[Path | None, typer.Option("--csv", help="Write one row per game to this file.")] = None,
+        plots: Annotated[Path | None, typer.Option("--plots", help="Write PNG plots into this directory.")] = None,
+        records: Annotated[Path | None, typer.Option("--records", help="Write every game's record (JSON) "
+                                                     "into this directory.")] = None,
+        progress: ProgressOpt = None,
+        lang: LangOpt = None,
+    ) -> None:
+        """Play many games between bots and print statistics with confidence intervals."""
+        lang_ = pick_lang(lang)
+        check_numbers(games=games, jobs=jobs, max_deals=max_deals, confidence=confidence, start=start)
+        rules = build_rules(variant, players, option)
+        seats = seat_bots(split_bot_specs(bots or ["random"]), rules)
+        plan = simulation_jobs(seats, games, seed, start=start, rotate=rotate)
+        prepare_outputs(csv_file, plots, records)
+        workers = jobs or default_jobs()
+        bar, advance = progress_bar(progress, len(plan), tr("sim.playing", lang_))
+        began = time.perf_counter()
+        with bar:
+            stats = run_jobs(Table.of(rules), plan, workers=workers, max_deals=max_deals,
+                             track=start + PLOT_GAMES if plots is not None else 0,
+                             records=records, base_seed=seed, progress=advance)
+        elapsed = time.perf_counter() - began
+        summary = summarise_run(stats, rules, seed=seed, start=start, max_deals=max_deals,
+                                confidence=confidence, seconds=elapsed, workers=workers)
+        files: list[str] = []
+        if csv_file is not None:
+            write_csv(csv_file, stats, rules)
+            files.append(str(csv_file))
+        if plots is not None:
+            files += [str(p) for p in write_plots(stats, plots, kopilka=not rules.has_trumps, lang=lang_)]
+        if records is not None:
+            files.append(str(records))
+        summary["files"] = files
+        if as_json:
+            sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+            return
+        render_summary(summary, lang_, console)
+        for f in files:
+            console.print(tr("sim.wrote", lang_, path=f))
+
+
+add_texts({
+    "sim.playing": ("playing", "игра идёт"),
+    "sim.wrote": ("Wrote {path}", "Записано: {path}"),
+})
