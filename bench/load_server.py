@@ -13,8 +13,18 @@ measures for ``--duration`` seconds.  It stops at the knee: when p99 passes
 ``--knee-ms`` or the tables cannot keep the pace (fewer than 90 % of the
 actions asked for).  Everything is bounded: ``--max-seconds`` ends the run.
 
+Columns: tables held by all their seats, actions per second, the share of
+the asked pace kept, latency percentiles, the server's CPU (cores, all its
+threads, from /proc), its CPU time per action (``ms/act``), the clients' CPU,
+the server's memory and the machine's load average (other work on the machine
+takes CPU from both sides: compare runs made at similar loads).  At exit the
+server reports its garbage collections (wall and CPU time of each) and how
+its writer grouped the saves into commits.
+
     python bench/load_server.py --steps 50,100,250,500,750,1000 --duration 20
     python bench/load_server.py --steps 1000 --profile server.prof   # where the server spends its time
+    python bench/load_server.py --steps 1000 --server-gc untuned      # Python's own collector settings
+    python bench/load_server.py --steps 250 --store memory            # the database's share of the cost
 
 Not part of the test suite; it prints a table (and ``--json`` writes one).
 """
@@ -40,6 +50,20 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+PROTOCOL = 2
+
+
+def changed(view: dict[str, Any] | None, changes: dict[str, Any]) -> dict[str, Any]:
+    """A view with an update's changes applied (protocol 2; the history is not needed here)."""
+    if view is None:
+        return changes
+    out = dict(view)
+    for key, value in changes.items():
+        if key == "deal":
+            out["deal"] = {**view["deal"], **value}
+        elif key != "history":
+            out[key] = value
+    return out
 
 
 # --- the server, in a child process ------------------------------------------------------------
@@ -55,8 +79,8 @@ class MemoryStore:
     def create(self, table: Any) -> None:
         self.tables[table.id] = table
 
-    def save(self, table: Any, *, seats: bool = True) -> None:
-        self.tables[table.id] = table
+    def commit(self, saves: Any) -> None:
+        pass
 
     def load(self, table_id: str) -> Any:
         return self.tables.get(table_id)
@@ -81,27 +105,35 @@ def serve(port: int, database_url: str, max_tables: int, profile: str | None) ->
     from mushka.server import ServerConfig, create_app
     from mushka.server.protocol import MAX_MESSAGE_BYTES
 
+    server_gc = os.environ.get("MUSHKA_BENCH_SERVER_GC", "default")
+    extra: dict[str, Any] = {}
+    if "tune_gc" in ServerConfig.__dataclass_fields__:
+        extra["tune_gc"] = server_gc == "default"  # as `mushka serve` runs
     config = ServerConfig(
         database_url=database_url, web_dir=None, bot_delay=0.0, grace=3600.0,
         http_rate=1e6, http_burst=1_000_000, rate=1000.0, burst=1000, strikes=1000,
-        max_tables=max_tables, keep_finished=5.0,
+        max_tables=max_tables, keep_finished=5.0, **extra,
     )
     store = MemoryStore() if database_url == "memory" else None
     pauses = gc_pauses()
-    if os.environ.get("MUSHKA_BENCH_SERVER_GC") == "tuned":
+    if server_gc == "tuned":
         # Diagnostic: what the latency would be with far fewer full collections.
         import gc
 
         gc.freeze()
         gc.set_threshold(100_000, 50, 1000)
+    deflate = os.environ.get("MUSHKA_BENCH_DEFLATE") == "1"
+    app = create_app(config, store=store)
     server = uvicorn.Server(uvicorn.Config(
-        create_app(config, store=store), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio",
+        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio",
         ws_max_size=MAX_MESSAGE_BYTES * 16, ws_ping_interval=None, lifespan="on", backlog=4096,
+        ws_per_message_deflate=deflate, loop=os.environ.get("MUSHKA_BENCH_LOOP", "auto"),
     ))
     if profile is None:
         with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how the benchmark stops it
             server.run()
         report_gc("server", pauses)
+        report_writer(app)
         return
     import cProfile
 
@@ -115,28 +147,44 @@ def serve(port: int, database_url: str, max_tables: int, profile: str | None) ->
         profiler.dump_stats(profile)
 
 
-def gc_pauses() -> dict[int, list[float]]:
-    """Record how long each garbage collection takes, by generation."""
+def gc_pauses() -> dict[int, list[tuple[float, float]]]:
+    """Record how long each garbage collection takes, by generation: (wall, CPU) seconds.
+
+    The CPU time is the collection's own cost; the wall time also counts the
+    moments the machine's other work held the CPU.
+    """
     import gc
 
-    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    began = [0.0]
+    pauses: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+    began = [0.0, 0.0]
 
     def callback(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            began[0] = time.perf_counter()
+            began[0], began[1] = time.perf_counter(), time.thread_time()
         else:
-            pauses[info["generation"]].append(time.perf_counter() - began[0])
+            pauses[info["generation"]].append((time.perf_counter() - began[0], time.thread_time() - began[1]))
 
     gc.callbacks.append(callback)
     return pauses
 
 
-def report_gc(who: str, pauses: dict[int, list[float]]) -> None:
+def report_gc(who: str, pauses: dict[int, list[tuple[float, float]]]) -> None:
     for gen, times in pauses.items():
         if times:
-            print(f"{who} gc generation {gen}: {len(times)} collections, total {sum(times) * 1000:.0f} ms, "
-                  f"longest {max(times) * 1000:.1f} ms", file=sys.stderr, flush=True)
+            wall = [w for w, _ in times]
+            cpu = [c for _, c in times]
+            print(f"{who} gc generation {gen}: {len(times)} collections, total {sum(wall) * 1000:.0f} ms "
+                  f"(CPU {sum(cpu) * 1000:.0f} ms), longest {max(wall) * 1000:.1f} ms (CPU {max(cpu) * 1000:.1f} ms)",
+                  file=sys.stderr, flush=True)
+
+
+def report_writer(app: Any) -> None:
+    """How the writer grouped the saves into commits (servers that have one)."""
+    with contextlib.suppress(Exception):
+        stats = app.state.holder["lobby"].writer.stats
+        print(f"server writer: {stats.saves} saves in {stats.commits} commits (largest {stats.largest}), "
+              f"{stats.seconds:.1f} s committing ({stats.cpu_seconds:.1f} s CPU), {stats.failures} failures",
+              file=sys.stderr, flush=True)
 
 
 def free_port() -> int:
@@ -149,7 +197,8 @@ def free_port() -> int:
 class ServerProcess:
     """The server as a child process, with its CPU time read from /proc."""
 
-    def __init__(self, max_tables: int, profile: str | None, store: str, server_gc: str) -> None:
+    def __init__(self, max_tables: int, profile: str | None, store: str, server_gc: str, deflate: bool,
+                 loop: str) -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="mushka-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -157,7 +206,8 @@ class ServerProcess:
         args = [sys.executable, str(Path(__file__).resolve()), "--serve", str(self.port), db, str(max_tables)]
         if profile:
             args += ["--profile", profile]
-        env = dict(os.environ, MUSHKA_BENCH_SERVER_GC=server_gc)
+        env = dict(os.environ, MUSHKA_BENCH_SERVER_GC=server_gc, MUSHKA_BENCH_DEFLATE="1" if deflate else "0",
+                   MUSHKA_BENCH_LOOP=loop)
         self.proc = subprocess.Popen(args, env=env)
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
@@ -235,12 +285,13 @@ class Table:
 
         bench = self.bench
         loop = asyncio.get_running_loop()
+        view: dict[str, Any] | None = None
         try:
             async with bench.connecting:
                 ws = await connect(self.ws_url, compression=bench.compression, open_timeout=60,
                                    ping_interval=None, max_size=2**22)
             async with ws:
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+                await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
                 self.connected += 1
                 async for raw in ws:
                     msg = json.loads(raw)
@@ -257,9 +308,12 @@ class Table:
                             return
                         await ws.send('{"type": "resync"}')
                         continue
-                    if kind not in ("state", "update"):
+                    if kind == "state":
+                        view = msg["view"]
+                    elif kind == "update":
+                        view = changed(view, msg["view"])
+                    else:
                         continue
-                    view = msg["view"]
                     if view is None:
                         continue
                     if view.get("result") is not None:
@@ -357,6 +411,7 @@ class Bench:
             "p99_ms": round(pct(lat, 99) * 1000, 1), "max_ms": round((lat[-1] if lat else 0) * 1000, 1),
             "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else 0.0,
             "server_cpu": round(server_cpu, 2), "client_cpu": round(client_cpu, 2),
+            "cpu_ms_per_action": round(server_cpu / (len(lat) / wall) * 1000, 3) if lat else 0.0,
             "server_rss_mib": round(self.server.rss_mib()), "errors": dict(self.stats.errors),
             # Other work on the machine takes CPU from the server: say how much there was.
             "load_avg_1m": round(os.getloadavg()[0], 2),
@@ -375,14 +430,15 @@ def pct(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     steps = [int(s) for s in args.steps.split(",") if s.strip()]
-    server = ServerProcess(max(2000, 2 * max(steps)), args.profile, args.store, args.server_gc)
+    server = ServerProcess(max(2000, 2 * max(steps)), args.profile, args.store, args.server_gc, args.deflate, args.loop)
     results: list[dict[str, Any]] = []
     began = time.monotonic()
     try:
         await server.wait_ready()
         bench = Bench(args, server)
         print(f"{'tables':>6} {'held':>5} {'act/s':>7} {'kept':>5} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
-              f"{'max ms':>7} {'srv cpu':>7} {'cli cpu':>7} {'rss MiB':>7} {'load':>5}  errors", flush=True)
+              f"{'max ms':>7} {'srv cpu':>7} {'ms/act':>7} {'cli cpu':>7} {'rss MiB':>7} {'load':>5}  errors",
+              flush=True)
         for count in steps:
             if time.monotonic() - began > args.max_seconds:
                 print("stopped: --max-seconds reached", flush=True)
@@ -391,7 +447,8 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             results.append(row)
             print(f"{row['tables']:>6} {row['held']:>5} {row['actions_per_s']:>7} {row['pace_kept']:>5} "
                   f"{row['p50_ms']:>7} {row['p90_ms']:>7} {row['p99_ms']:>7} {row['max_ms']:>7} "
-                  f"{row['server_cpu']:>7} {row['client_cpu']:>7} {row['server_rss_mib']:>7} {row['load_avg_1m']:>5}  "
+                  f"{row['server_cpu']:>7} {row['cpu_ms_per_action']:>7} {row['client_cpu']:>7} "
+                  f"{row['server_rss_mib']:>7} {row['load_avg_1m']:>5}  "
                   f"{row['errors'] or ''}",
                   flush=True)
             if row["p99_ms"] > args.knee_ms or row["pace_kept"] < 0.9:
@@ -419,9 +476,14 @@ def main() -> None:
     parser.add_argument("--knee-ms", type=float, default=100.0, help="p99 above this ends the run")
     parser.add_argument("--max-seconds", type=float, default=900.0, help="no new step starts after this")
     parser.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the server accepts permessage-deflate (`mushka serve --ws-deflate`; off by default)")
     parser.add_argument("--profile", help="profile the server with cProfile into this file")
-    parser.add_argument("--server-gc", choices=("default", "tuned"), default="default",
-                        help="tuned: the server freezes its start-up heap and collects rarely (diagnostic)")
+    parser.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                        help="the server's event loop (auto: uvloop when installed, as `mushka serve`)")
+    parser.add_argument("--server-gc", choices=("default", "untuned", "tuned"), default="default",
+                        help="default: as `mushka serve` runs (app.tune_gc); untuned: Python's own settings; "
+                             "tuned: full collections almost never (diagnostic)")
     parser.add_argument("--store", choices=("sqlite", "memory"), default="sqlite",
                         help="the server's storage: a SQLite file (as served), or memory (diagnostic)")
     parser.add_argument("--json", type=Path, help="also write the results here")

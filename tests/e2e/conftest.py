@@ -41,15 +41,17 @@ class LiveServer:
         config = ServerConfig(
             database_url=f"sqlite:///{db_path}", bot_delay=BOT_DELAY, grace=60.0,
             default_bot="random", http_rate=100.0, http_burst=500, rate=200.0, burst=500,
+            tune_gc=False,  # the server shares the test process; its collector is left alone
         )
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.app = create_app(config)
         self.server = uvicorn.Server(uvicorn.Config(
-            create_app(config), log_level="warning", ws="websockets-sansio",
-            ws_max_size=MAX_MESSAGE_BYTES * 16, lifespan="on",
+            self.app, log_level="warning", ws="websockets-sansio",
+            ws_max_size=MAX_MESSAGE_BYTES * 16, lifespan="on", ws_per_message_deflate=False,
         ))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
@@ -65,6 +67,12 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=15)
         self.sock.close()
+
+    def store(self) -> Any:
+        """The running server's storage (for putting finished games in place)."""
+        from mushka.server.app import lobby_of
+
+        return lobby_of(self.app).store
 
     def api(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """One JSON call to the server's HTTP API."""

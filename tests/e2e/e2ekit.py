@@ -13,6 +13,9 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from mushka.rules import Rules
+from mushka.rules.texts import render_rules
+
 FELT = "[data-testid=felt]"
 MY_TURN = ".me.to-act"
 
@@ -146,3 +149,24 @@ def frames_cards(frames: list[str]) -> set[str]:
         except ValueError:
             continue
     return out
+
+
+def check_rule_button(page: Page, live_server: Any, lang: str) -> None:
+    """The refusal's rule button opens that rule, worded as the engine words it for this table."""
+    rule = page.locator("[data-testid=refusal] [data-key=see-rule]")
+    found = re.search(r"(C|MI|K)\d+", rule.inner_text())
+    assert found is not None
+    rule_id = found.group(0)
+    rule.click()
+    table = live_server.api("GET", f"api/tables/{page_table(page)}")
+    rules = Rules.make(table["variant"], table["players"], **table["options"])
+    text = next(r.text for r in render_rules(rules, lang) if r.id == rule_id)
+    shown = page.locator(f"[data-testid=rule-list] dd[data-rule={rule_id}]")
+    expect(shown).to_have_text(text)
+    expect(shown).to_have_class(re.compile("highlight"))
+
+
+def page_table(page: Page) -> str:
+    found = re.search(r"table=([^&#]+)", page.url)
+    assert found is not None
+    return found.group(1)

@@ -7,7 +7,16 @@ import random
 import re
 
 import pytest
-from e2ekit import act_once, felt, hand, legal_cards, wait_for_turn_or_end
+from e2ekit import (
+    act_once,
+    check_rule_button,
+    felt,
+    hand,
+    legal_cards,
+    parse_frames,
+    record_frames,
+    wait_for_turn_or_end,
+)
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -15,8 +24,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 RANKS = "AKQJT98765432"
 
 
-def start_from_lobby(open_page, live_server, variant: str, name: str, options: dict[str, str] | None = None):
-    page = open_page(live_server.url)
+def start_from_lobby(open_page, live_server, variant: str, name: str, options: dict[str, str] | None = None,
+                     before=None):
+    page = open_page(live_server.url, before=before)
     page.locator(f"[data-key=variant-{variant}]").check()
     page.fill("#player-name", name)
     page.select_option("#bot", "random")
@@ -67,6 +77,7 @@ def test_classic_deal_played_by_clicking(open_page, live_server, shot, page_erro
                     assert hand(page) == before
                     assert felt(page)["ply"] == state["ply"]
                     shot(page, "refused")
+                    check_rule_button(page, live_server, "en")
                     refused = True
                 assert legal_cards(page), "a player to act always has a legal card (RULES §4)"
                 if plays == 2:
@@ -91,9 +102,46 @@ def test_classic_deal_played_by_clicking(open_page, live_server, shot, page_erro
     assert not page_errors
 
 
+def pot_from_events(frames: list[str], ply: int) -> tuple[int, int]:
+    """(the antes, the pot) by what the page received up to action ``ply``: the pot of the
+    last state's view, and every payment into the pot (or out of it) since (K3, K12, K22)."""
+    antes = pot = 0
+    for msg in parse_frames(frames):
+        if msg.get("type") == "state" and msg["view"] is not None:
+            pot = msg["view"]["pot"]
+            paid = [e["data"] for e in msg["log"] if e["event"] == "Paid"]
+            if any(p["reason"] == "ante" for p in paid):
+                # The first deal's log holds the whole session: its payments make the pot.
+                assert sum(p["amount"] for p in paid) == pot
+                antes = sum(p["amount"] for p in paid if p["reason"] == "ante")
+        elif msg.get("type") == "update" and msg["ply"] <= ply:
+            for e in msg["events"]:
+                if e["event"] == "Paid":
+                    pot += e["data"]["amount"]
+    return antes, pot
+
+
+def shown_pot(page, frames: list[str]) -> tuple[int, int]:
+    """(the ply, the pot) the page shows, read at one moment, once the test has seen its frames."""
+    ply, pot = page.evaluate("""() => [Number(document.querySelector('[data-testid=felt]').dataset.ply),
+        Number(document.querySelector('[data-testid=pot] strong').textContent)]""")
+    for _ in range(1000):
+        # Frames reach the test a little after the page: each call to the browser brings the rest.
+        if any(m.get("ply", -1) >= ply for m in parse_frames(frames) if m.get("type") in ("state", "update")):
+            break
+        page.evaluate("() => 0")
+    return ply, pot
+
+
 def test_kopilka_game_played_by_clicking(open_page, live_server, shot, page_errors):
-    page = start_from_lobby(open_page, live_server, "kopilka", "Kolya")
-    expect(page.locator("[data-testid=pot]")).to_contain_text("40")  # K3: 4 × ante 10
+    holder: dict[str, list[str]] = {}
+    page = start_from_lobby(open_page, live_server, "kopilka", "Kolya",
+                            before=lambda p: holder.setdefault("frames", record_frames(p)))
+    frames = holder["frames"]
+    expect(page.locator("[data-testid=pot]")).to_be_visible()
+    # K3: every player paid the ante of 10; penalties the bots paid since (K12) are in the pot too.
+    ply, pot = shown_pot(page, frames)
+    assert pot_from_events(frames, ply) == (40, pot)
     rng = random.Random(2)
     state = wait_for_turn_or_end(page)
     game = state["deal"]
@@ -113,6 +161,12 @@ def test_kopilka_game_played_by_clicking(open_page, live_server, shot, page_erro
         assert actions < 80
     assert actions > 0
     assert any(s.startswith("play") for s in seen)
+    # K22: after the game the pot is what was paid in (remizes, game payments) less the tricks paid out.
+    page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.deal !== '1'"
+                           " || document.querySelector('[data-testid=felt]').dataset.over === 'true'")
+    if page.locator("[data-testid=pot]").count():
+        ply, pot = shown_pot(page, frames)
+        assert pot_from_events(frames, ply) == (40, pot)
     shot(page, "game-over")
     page.locator("[data-key=tab-score]").click()
     sheet = page.locator("[data-testid=score-sheet]")

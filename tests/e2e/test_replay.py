@@ -1,10 +1,11 @@
-"""The replay viewer: positions rebuilt from records agree with the engine; the page steps through a game."""
+"""The replay viewer: the server's positions agree with the engine; the page steps through a game."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import random
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +15,7 @@ from mushka.engine import new_deal
 from mushka.match import new_game
 from mushka.records.format import Record, record_of_game
 from mushka.rules import make_rules
+from mushka.server.store import SeatSnapshot, TableSnapshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -29,15 +31,19 @@ TABLES = [
     ("kopilka", 4, {"renege": "forbid"}),
 ]
 
-BUILD = """async ([records]) => {
-  const m = await import('./js/replay.js');
-  return records.map((r) => m.buildFrames(r).map((frames) => frames.map((f) => ({
-    hands: f.hands, applied: f.applied, won: f.won, end: f.end !== null, caption: f.caption }))));
+FETCH = """async ([ids]) => {
+  const api = await import('./js/api.js');
+  const out = [];
+  for (const id of ids) out.push(await api.getReplay(id));
+  return out;
 }"""
+
+SEAT_CARDS = """() => [...document.querySelectorAll('[data-testid^=replay-seat-]')]
+  .map((el) => [...el.querySelectorAll('.card')].map((c) => c.dataset.card))"""
 
 
 def engine_positions(record: Record) -> list[list[list[set[str]]]]:
-    """Per deal, the hands after 0, 1, … actions, replayed by the engine."""
+    """Per deal, every seat's hand after 0, 1, … actions, replayed deal by deal by the engine."""
     rules = record.rules()
     out = []
     for d in record.deals:
@@ -50,7 +56,19 @@ def engine_positions(record: Record) -> list[list[list[set[str]]]]:
     return out
 
 
-def test_replayed_positions_agree_with_the_engine(open_page, live_server, page_errors):
+def store_finished(live_server, record: Record, table_id: str) -> None:
+    """Put a finished game in the server's storage, as if it had been played there."""
+    now = datetime.now(UTC)
+    live_server.store().create(TableSnapshot(
+        id=table_id, variant=record.variant, players=record.players, options=dict(record.options),
+        status="over", listed=True, host=None, autostart=False, version=1,
+        ply=sum(len(d.actions) for d in record.deals),
+        seats=tuple(SeatSnapshot(s, "bot", None, "random") for s in range(record.players)),
+        created=now, record=record.dumps(indent=None), winner=record.result["game"]["winner"], finished=now,
+    ))
+
+
+def random_records() -> list[Record]:
     records = []
     for i, (variant, players, options) in enumerate(TABLES):
         for seed in range(3):
@@ -58,33 +76,62 @@ def test_replayed_positions_agree_with_the_engine(open_page, live_server, page_e
             game = new_game(make_rules(variant, players, **options), rng=rng.getrandbits(32))
             play_game(game, [RandomBot()] * players, rng)
             records.append(record_of_game(game, seats=[f"p{s}" for s in range(players)]))
+    return records
+
+
+def test_replayed_positions_agree_with_the_engine(open_page, live_server, page_errors):
+    records = random_records()
+    ids = [f"rp{i}-{random.getrandbits(30)}" for i in range(len(records))]
+    for table_id, record in zip(ids, records, strict=True):
+        store_finished(live_server, record, table_id)
     page = open_page(live_server.url)
-    built = page.evaluate(BUILD, [[json.loads(r.dumps()) for r in records]])
+    replays = page.evaluate(FETCH, [ids])
     assert not page_errors
     checked = 0
-    for record, deals in zip(records, built, strict=True):
+    for record, replay in zip(records, replays, strict=True):
         expected = engine_positions(record)
-        assert len(deals) == len(expected)
-        results = record.result["deals"]
-        for number, (frames, steps, result) in enumerate(zip(deals, expected, results, strict=True), 1):
-            # The last frame of each applied count is the position after that many actions.
-            last_of: dict[int, dict] = {}
-            for frame in frames:
-                last_of[frame["applied"]] = frame
-            assert sorted(last_of) == list(range(len(steps))), (record.variant, number)
-            for k, hands in enumerate(steps):
-                got = [set(h) for h in last_of[k]["hands"]]
-                assert got == hands, f"{record.variant} deal {number} after {k} actions"
+        assert len(replay["deals"]) == len(expected) == len(record.deals)
+        for number, (deal, steps, recorded, result) in enumerate(
+                zip(replay["deals"], expected, record.deals, record.result["deals"], strict=True), 1):
+            assert [s["step"] for s in deal["steps"]] == list(range(len(steps))), (record.variant, number)
+            for k, (step, hands) in enumerate(zip(deal["steps"], steps, strict=True)):
+                assert [set(h) for h in step["hands"]] == hands, f"{record.variant} deal {number} after {k} actions"
+                assert step["texts"], "every step says what happened"
+                if k:
+                    assert step["action"] == str(recorded.actions[k - 1])
                 checked += 1
-            assert frames[-1]["end"]
-            assert frames[-1]["won"] == result["tricks"]
-            assert all(f["caption"] for f in frames)
+            assert deal["result"] == result
+            assert deal["steps"][-1]["deal"]["tricks_won"] == result["tricks"]
+        assert replay["result"] == record.result["game"]
     assert checked > 500
+
+
+def test_the_page_shows_the_engine_positions_step_by_step(open_page, live_server, page_errors):
+    rng = random.Random(7)
+    game = new_game(make_rules("kopilka", 4), rng=rng.getrandbits(32))
+    play_game(game, [RandomBot()] * 4, rng)
+    record = record_of_game(game, seats=["Anna", "Boris", "Vera", "Gleb"])
+    table_id = f"rpview-{rng.getrandbits(30)}"
+    store_finished(live_server, record, table_id)
+    expected = engine_positions(record)
+    page = open_page(f"{live_server.url}?replay={table_id}")
+    caption = page.locator("[data-testid=replay-caption]")
+    expect(caption).to_contain_text("Game 1")
+    for deal_index, steps in enumerate(expected[:2]):
+        for k, hands in enumerate(steps):
+            expect(page.locator("[data-testid=replay-step]")).to_contain_text(f"step {k} of {len(steps) - 1}")
+            shown = page.evaluate(SEAT_CARDS)
+            assert [set(h) for h in shown] == hands, f"deal {deal_index + 1} after {k} actions"
+            page.keyboard.press("ArrowRight")
+    assert not page_errors
 
 
 def finish_game_over_sockets(live_server, variant: str, players: int, options: dict) -> str:
     """Create a table whose every seat this test holds, and play it to the end over WebSockets."""
     from websockets.sync.client import connect
+
+    from mushka.server import PROTOCOL_VERSION
+    from mushka.server.views import apply_changes
 
     made = live_server.api("POST", "api/tables", {
         "variant": variant, "players": players, "options": options, "seats": ["me"] * players,
@@ -93,10 +140,17 @@ def finish_game_over_sockets(live_server, variant: str, players: int, options: d
     views: list[dict] = [{} for _ in range(players)]
     versions = [0] * players
     rng = random.Random(21)
+
+    def take(seat: int, msg: dict) -> None:
+        if msg["type"] in ("update", "table"):
+            versions[seat] = msg["version"]
+            if msg["type"] == "update":
+                views[seat] = apply_changes(views[seat], msg["view"])
+
     with contextlib.ExitStack() as stack:
         socks = [stack.enter_context(connect(ws_url, open_timeout=10)) for _ in range(players)]
         for seat, (ws, token) in enumerate(zip(socks, made["tokens"], strict=True)):
-            ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token["token"]}))
+            ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION, "token": token["token"]}))
             while True:
                 msg = json.loads(ws.recv(timeout=10))
                 if msg["type"] == "state":
@@ -107,11 +161,7 @@ def finish_game_over_sockets(live_server, variant: str, players: int, options: d
             target = max(versions)
             for seat, ws in enumerate(socks):
                 while versions[seat] < target:
-                    msg = json.loads(ws.recv(timeout=10))
-                    if msg["type"] in ("update", "table"):
-                        versions[seat] = msg["version"]
-                        if msg["type"] == "update":
-                            views[seat] = msg["view"]
+                    take(seat, json.loads(ws.recv(timeout=10)))
             view = views[0]
             if view is None or view.get("result"):
                 return made["table"]["id"]
@@ -121,10 +171,7 @@ def finish_game_over_sockets(live_server, variant: str, players: int, options: d
             while versions[seat] <= target:
                 msg = json.loads(socks[seat].recv(timeout=10))
                 assert msg["type"] != "error", msg
-                if msg["type"] in ("update", "table"):
-                    versions[seat] = msg["version"]
-                    if msg["type"] == "update":
-                        views[seat] = msg["view"]
+                take(seat, msg)
         raise AssertionError("the game did not end")
 
 
@@ -166,4 +213,8 @@ def test_kopilka_replay_in_russian(open_page, live_server, shot, page_errors):
         page.keyboard.press("ArrowRight")
     expect(page.locator("[data-testid=replay-game-result]")).to_contain_text("Игра окончена")
     shot(page, "replay-kopilka-ru")
+    # Switching the language fetches the sentences again, in English.
+    page.locator(".lang-btn[data-lang=en]").click()
+    expect(page.locator("[data-testid=replay-game-result]")).to_contain_text("Game over")
+    expect(page.locator("[data-testid=replay-caption]")).not_to_contain_text("Игра")
     assert not page_errors

@@ -16,8 +16,9 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="Using `httpx`")
     from starlette.testclient import TestClient, WebSocketTestSession
 
-from mushka.server import ServerConfig, create_app
+from mushka.server import PROTOCOL_VERSION, ServerConfig, create_app
 from mushka.server.protocol import SERVER_MESSAGE
+from mushka.server.views import apply_changes
 
 Msg = dict[str, Any]
 
@@ -33,6 +34,7 @@ def config(tmp_path: Path, **overrides: Any) -> ServerConfig:
         "burst": 1000,
         "http_rate": 1000.0,
         "http_burst": 1000,
+        "tune_gc": False,  # many apps live in one test process
     }
     values.update(overrides)
     return ServerConfig(**values)
@@ -80,7 +82,7 @@ class Player:
         self.welcome: Msg = {}
         self.state: Msg = {}
         if hello:
-            self.send({"type": "hello", "protocol": 1, "token": token, "lang": lang})
+            self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "token": token, "lang": lang})
             self.welcome = self.recv()
             assert self.welcome["type"] == "welcome", self.welcome
             self.state = self.until(lambda m: m["type"] == "state")
@@ -106,7 +108,11 @@ class Player:
         return result
 
     def recv(self, timeout: float = 20.0) -> Msg:
-        """The next message, validated against the protocol and tracked (version, view, ply)."""
+        """The next message, validated against the protocol and tracked (version, view, ply).
+
+        An update's changes are applied to the view as a client does, so ``view``
+        is always the whole view.
+        """
         raw = self.recv_raw(timeout)
         assert raw["type"] == "websocket.send", f"the server closed the connection: {raw}"
         text = raw["text"]
@@ -121,7 +127,7 @@ class Player:
         elif kind in ("update", "table"):
             self.version = message["version"]
             if kind == "update":
-                self.view = message["view"]
+                self.view = apply_changes(self.view, message["view"])
                 self.ply = message["ply"]
         return message
 

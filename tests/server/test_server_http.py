@@ -8,11 +8,14 @@ from serverkit import Player, create, running
 from starlette.testclient import TestClient
 
 from mushka.bots import BOTS
+from mushka.engine import new_deal
 from mushka.match import Game
 from mushka.records import Record, replay
 from mushka.rules import make_rules
 from mushka.rules.options import format_value, options_for
-from mushka.server.protocol import CreateTableReply, Meta, TableInfo
+from mushka.rules.texts import render_rules
+from mushka.server import PROTOCOL_VERSION
+from mushka.server.protocol import CreateTableReply, Meta, Replay, RulesReply, TableInfo
 
 # No special hand ends these games at the deal (C22, MI13), so that they are surely still playing.
 CALM = {"flush": "none", "privileged_four": "none"}
@@ -22,7 +25,7 @@ def test_health_reports_the_protocol_and_the_database(client: TestClient) -> Non
     reply = client.get("/api/health")
     assert reply.status_code == 200
     body = reply.json()
-    assert body["status"] == "ok" and body["protocol"] == 1 and body["database"] is True
+    assert body["status"] == "ok" and body["protocol"] == PROTOCOL_VERSION and body["database"] is True
     assert body["tables"] == 0
 
 
@@ -188,3 +191,59 @@ def test_p6_creating_tables_is_rate_limited_per_address(tmp_path: Path) -> None:
         assert codes == [201, 201, 201, 429, 429]
         assert client.post("/api/tables", json={}).json()["error"]["code"] == "rate_limited"
         assert client.get("/api/tables").status_code == 200
+
+
+def test_the_rules_of_a_table_by_id_in_both_languages(client: TestClient) -> None:
+    made = create(client, variant="mistigri", players=4, options={"remiz": 7})
+    table_id = made["table"]["id"]
+    rules = make_rules("mistigri", 4, remiz=7)
+    for lang in ("en", "ru"):
+        reply = RulesReply.model_validate(client.get(f"/api/tables/{table_id}/rules?lang={lang}").json())
+        assert reply.lang == lang and reply.variant == "mistigri"
+        expected = render_rules(rules, lang)
+        assert [r.id for r in reply.rules] == [r.id for r in expected]
+        assert [r.text for r in reply.rules] == [r.text for r in expected]
+        by_id = {r.id: r for r in reply.rules}
+        # The table's own options are in the texts: a remiz of 7, changed from the default.
+        assert "7" in by_id["C18"].text and by_id["C18"].changed and "remiz" in by_id["C18"].options
+        assert "MI6" in by_id and by_id["C18"].modified_by
+    assert client.get("/api/tables/nosuchtable/rules").status_code == 404
+
+
+def test_p11_a_replay_is_served_after_the_game_with_the_engine_positions(client: TestClient) -> None:
+    made = create(client, variant="kopilka", seats=["bot:random"] * 4, start=True, name="Bots")
+    table_id = made["table"]["id"]
+    watcher = Player(client, table_id)
+    if not watcher.over():
+        early = client.get(f"/api/records/{table_id}/replay")
+        assert early.status_code in (200, 409)
+        if early.status_code == 409:
+            assert early.json()["error"]["rule"] == "P11"
+    if watcher.state["table"]["status"] != "over":
+        watcher.until(lambda m: m["type"] == "table" and m["table"]["status"] == "over")
+    watcher.close()
+    record = Record.loads(client.get(f"/api/records/{table_id}").text)
+    replays = {lang: Replay.model_validate(client.get(f"/api/records/{table_id}/replay?lang={lang}").json())
+               for lang in ("en", "ru")}
+    replayed = replays["en"]
+    assert replayed.seats == list(record.seats) and replayed.result == record.result["game"]
+    rules = record.rules()
+    assert len(replayed.deals) == len(record.deals) == 4
+    assert record.result is not None
+    for deal, recorded, result in zip(replayed.deals, record.deals, record.result["deals"], strict=True):
+        engine = new_deal(rules, recorded.dealer, deck=recorded.deck, picks=recorded.picks)
+        assert len(deal.steps) == len(recorded.actions) + 1
+        for k, step in enumerate(deal.steps):
+            if k:
+                engine.apply(recorded.actions[k - 1])
+                assert step.action == str(recorded.actions[k - 1])
+            assert step.hands == [[c.code for c in engine.hand(s)] for s in range(4)]
+            assert step.deal["talon_size"] == engine.talon_size and step.texts
+        # The money depends on the session around the deal (K22): the record's own result says it.
+        assert engine.result is not None and deal.result == result
+        assert result["tricks"] == list(engine.result.tricks)
+    # K3: the antes open the first game; sentences in the language asked for, with the seats' names.
+    opening = {lang: r.deals[0].steps[0].texts for lang, r in replays.items()}
+    assert opening["en"][0] == "Seat 0 (bot random) pays 10 into the pot (ante)."
+    assert opening["en"][4].startswith("Game 1 of 4: seat") and opening["ru"][4].startswith("Игра 1 из 4: сдаёт")
+    assert client.get("/api/records/unknown/replay").status_code == 404

@@ -3,12 +3,15 @@ the bot that stands in for an absent player, restarts and the protocol's limits.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
 from serverkit import Msg, Player, create, running
 from starlette.testclient import TestClient
+
+from mushka.server import PROTOCOL_VERSION
 
 # No special hand ends these games early (C22, MI13), so that a test's few moves always find a game.
 CALM = {"flush": "none", "privileged_four": "none"}
@@ -102,12 +105,13 @@ def test_p7_a_client_that_misses_a_message_resyncs_to_the_current_state(client: 
     table_id, tokens = table_of(client, ["me", "me", "me"], variant="classic", start=True)
     players = [Player(client, table_id, t) for t in tokens]
     watcher = Player(client, table_id)
+    steady = Player(client, table_id)  # a spectator that misses nothing
 
     def step() -> None:
         view = players[0].view
         actor = players[view["deal"]["to_act"]]
         actor.act(actor.view["deal"]["legal"][-1])
-        for p in players:
+        for p in [*players, steady]:
             p.until(lambda m: m["type"] == "update")
 
     step()
@@ -119,12 +123,16 @@ def test_p7_a_client_that_misses_a_message_resyncs_to_the_current_state(client: 
     step()
     arrived = watcher.until(lambda m: m["type"] == "update")
     assert arrived["version"] == last + 2, "the client sees a gap of one version"
+    # P7: a ping tells the current version too, so a client can see that it is behind.
+    watcher.send({"type": "ping", "id": 2})
+    assert watcher.until(lambda m: m["type"] == "pong") == {"type": "pong", "version": arrived["version"], "id": 2}
     watcher.send({"type": "resync", "id": 3})
     state = watcher.until(lambda m: m["type"] == "state")
     assert state["id"] == 3 and state["version"] == arrived["version"] == players[0].version
-    assert state["view"] == arrived["view"] and state["ply"] == 3
+    assert state["view"] == steady.view and state["ply"] == 3
     step()
     assert watcher.until(lambda m: m["type"] == "update")["version"] == state["version"] + 1
+    assert watcher.view == steady.view
 
 
 def test_a_player_comes_back_to_the_same_seat(client: TestClient) -> None:
@@ -144,7 +152,7 @@ def test_a_player_comes_back_to_the_same_seat(client: TestClient) -> None:
 def test_p4_a_wrong_token_is_refused_and_the_connection_closed(client: TestClient) -> None:
     table_id, _ = table_of(client, ["me", "bot", "bot"], variant="classic", start=True)
     intruder = Player(client, table_id, hello=False)
-    intruder.send({"type": "hello", "protocol": 1, "token": "guessed-token-guessed-token"})
+    intruder.send({"type": "hello", "protocol": PROTOCOL_VERSION, "token": "guessed-token-guessed-token"})
     error = intruder.recv()
     assert error["type"] == "error" and error["code"] == "bad_token" and error["rule"] == "P4"
     assert error["fatal"] is True
@@ -289,7 +297,7 @@ def test_p3_hello_comes_first_and_speaks_this_protocol(client: TestClient) -> No
     early.send({"type": "ping"})
     error = early.recv()
     assert error["code"] == "hello_first" and error["rule"] == "P3"
-    early.send({"type": "hello", "protocol": 2, "lang": "ru"})
+    early.send({"type": "hello", "protocol": 1, "lang": "ru"})  # the first version, before updates were changes
     error = early.recv()
     assert error["code"] == "protocol" and error["fatal"] and "протокол" in error["message"]
     assert early.closed() == 4400
@@ -402,4 +410,24 @@ def test_c22_a_game_won_by_the_first_deal_ends_the_table_at_once(client: TestCli
     shown = next(e for e in me.state["log"] if e["event"] == "Shown")
     assert shown["data"]["cards"] == hearts
     assert client.get(f"/api/records/{table_id}").status_code == 200
+    me.close()
+
+
+def test_updates_carry_only_what_changed_and_name_the_players(client: TestClient) -> None:
+    table_id, (token,) = table_of(client, ["me", "bot:random", "bot:random"], variant="classic", start=True,
+                                  name="Anna")
+    me = Player(client, table_id, token)
+    view = me.wait_turn()
+    me.act(view["deal"]["legal"][0])
+    update = me.until(lambda m: m["type"] == "update" and m["seat"] == 0)
+    changed = update["view"]
+    # The records and the history did not change with one declaration, so they are not sent again.
+    assert "records" not in changed and "history" not in changed and "deal" in changed
+    assert set(changed["deal"]) < set(me.view["deal"])
+    mine = update["events"][0]
+    assert mine["data"]["seat"] == 0 and mine["text"].startswith("Seat 0 (Anna) ")
+    me.until(lambda m: m["type"] == "update" and m["seat"] in (1, 2))
+    texts = [e["text"] for m in map(json.loads, me.received) for e in m.get("events", m.get("log", []))]
+    assert any(t.startswith(("Seat 1 (bot random) ", "Seat 2 (bot random) ")) for t in texts)
+    assert len(json.dumps(changed)) < len(json.dumps(me.view)) / 2
     me.close()

@@ -45,6 +45,14 @@ def register(app: typer.Typer) -> None:
         )] = 1.0,
         max_tables: Annotated[int, typer.Option("--max-tables", min=1, help="Tables held in memory at most.")]
         = 2000,
+        sqlite_sync: Annotated[str, typer.Option(
+            "--sqlite-sync",
+            help="SQLite: normal (a stored action survives a crash of the server) or full (also of the machine).",
+        )] = "normal",
+        ws_deflate: Annotated[bool, typer.Option(
+            "--ws-deflate/--no-ws-deflate",
+            help="Compress WebSocket messages (costs CPU on every message; they are small anyway).",
+        )] = False,
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -53,28 +61,31 @@ def register(app: typer.Typer) -> None:
 
         from mushka.server import ServerConfig, create_app
         from mushka.server.config import WEB_DIR
-        from mushka.server.lobby import NOT_FOR_TABLES, available_bots
+        from mushka.server.lobby import available_bots
         from mushka.server.protocol import MAX_MESSAGE_BYTES
-        from mushka.server.store import SqlStore
+        from mushka.server.store import SqliteSync, SqlStore
 
         lang_ = pick_lang(lang)
         level = log_level.lower()
         if level not in ("debug", "info", "warning", "error"):
             raise typer.BadParameter(tr("serve.bad_level", lang_), param_hint="--log-level")
-        known = [b for b in available_bots() if b not in NOT_FOR_TABLES]
+        if sqlite_sync not in ("normal", "full"):
+            raise typer.BadParameter(tr("serve.bad_sync", lang_), param_hint="--sqlite-sync")
+        sync: SqliteSync = "full" if sqlite_sync == "full" else "normal"
+        known = available_bots()
         if bot is not None and bot not in known:
             raise typer.BadParameter(tr("serve.bad_bot", lang_, name=bot, known=", ".join(known)),
                                      param_hint="--bot")
         logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         try:
             # Connecting and migrating before the server starts turns a bad URL into one clear line.
-            store = SqlStore(database_url)
+            store = SqlStore(database_url, sync=sync)
         except Exception as exc:  # any driver or URL error
             err_console.print(f"[bold red]error:[/] {tr('serve.bad_database', lang_, url=database_url, problem=exc)}")
             raise typer.Exit(2) from None
         web_dir = web if web is not None else WEB_DIR
-        config = ServerConfig(database_url=database_url, grace=grace, bot_delay=bot_delay, default_bot=bot,
-                              web_dir=web_dir, rate=rate, burst=max(20, int(rate * 4)),
+        config = ServerConfig(database_url=database_url, sqlite_sync=sync, grace=grace, bot_delay=bot_delay,
+                              default_bot=bot, web_dir=web_dir, rate=rate, burst=max(20, int(rate * 4)),
                               http_rate=http_rate, http_burst=max(30, int(http_rate * 30)),
                               max_tables=max_tables)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -87,13 +98,14 @@ def register(app: typer.Typer) -> None:
         try:
             uvicorn.run(create_app(config, store=store), host=host, port=port, log_level=level,
                         ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES * 16, ws_ping_interval=20,
-                        ws_ping_timeout=20)
+                        ws_ping_timeout=20, ws_per_message_deflate=ws_deflate)
         finally:
             store.close()
 
 
 add_texts({
     "serve.bad_level": ("use debug, info, warning or error", "пишите debug, info, warning или error"),
+    "serve.bad_sync": ("use normal or full", "пишите normal или full"),
     "serve.bad_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),
     "serve.bad_database": ("the database {url} cannot be used: {problem}",
                            "базу данных {url} нельзя использовать: {problem}"),

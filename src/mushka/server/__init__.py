@@ -7,9 +7,13 @@ server owns no rules: it asks the engine.
 
 * :mod:`~mushka.server.protocol`: the typed, versioned messages;
 * :mod:`~mushka.server.table`: one table, run as an actor (one lock);
+* :mod:`~mushka.server.views`: the views sent, and what changed in them;
+* :mod:`~mushka.server.wire`: events and sentences in their wire form;
 * :mod:`~mushka.server.lobby`: making, finding and listing tables;
 * :mod:`~mushka.server.connection`: one WebSocket, checked and dispatched;
+* :mod:`~mushka.server.writer`: one task storing every change (group commit);
 * :mod:`~mushka.server.store`: storage (SQLAlchemy, Alembic migrations);
+* :mod:`~mushka.server.replays`: every position of a finished game;
 * :mod:`~mushka.server.app`: the Starlette application.
 """
 

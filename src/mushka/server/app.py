@@ -2,15 +2,20 @@
 
 :func:`create_app` builds a Starlette app from a :class:`ServerConfig`.  At
 startup it runs the database migrations (a fresh database is created the same
-way) and brings back every table that was waiting or playing; at shutdown it
-stops the tables' tasks.  See ``docs/protocol.md`` for every endpoint.
+way), brings back every table that was waiting or playing and, unless told
+not to, tunes the garbage collector (:func:`tune_gc`); at shutdown it stops
+the tables' tasks and stores whatever is still queued.  See
+``docs/protocol.md`` for every endpoint.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -34,6 +39,7 @@ from mushka.server.protocol import (
     ErrorReply,
     Health,
     JoinTable,
+    Lang,
     RecordList,
     TableList,
 )
@@ -47,13 +53,59 @@ M = TypeVar("M", bound=BaseModel)
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-def request_lang(request: Request, given: str | None = None) -> str:
+GC_THRESHOLDS = (700, 1_000_000, 1_000_000)
+"""The youngest generation is collected as Python does it (every 700 net allocations);
+the older two never by themselves: :func:`keep_gc` takes care of them."""
+
+
+def tune_gc() -> None:
+    """Keep the garbage collector's pauses short on a server holding many games.
+
+    A full collection walks every object of the process, and a thousand games
+    in memory make millions: with Python's own settings it stops the event
+    loop for hundreds of milliseconds whenever enough new objects have
+    survived, which is every few seconds under load.  So the older
+    generations are not collected by themselves any more: what is alive after
+    startup is frozen out of the collector's sight (:func:`gc.freeze`), and
+    :func:`keep_gc` freezes whatever survived every little while and collects
+    everything once in a long while.  Young collections go on as usual; each
+    walks only what was made since the last one (about a millisecond).  The
+    measured effect is in ``docs/server.md``.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+async def keep_gc(every: float, full_every: float) -> None:
+    """Freeze what survived every ``every`` seconds; once every ``full_every`` seconds,
+    thaw everything and collect it all (one longer pause, logged).
+
+    Frozen objects are still freed by reference counting as usual; only garbage
+    in reference cycles among them waits for the next full collection.  The
+    server makes almost none (its games, tables and connections hold no
+    cycles, and storage uses no ORM objects), so little waits.
+    """
+    last_full = time.monotonic()
+    while True:
+        await asyncio.sleep(every)
+        if time.monotonic() - last_full >= full_every:
+            gc.unfreeze()
+            began = time.perf_counter()
+            found = gc.collect()
+            log.info("full garbage collection: %d objects in reference cycles freed in %.0f ms",
+                     found, (time.perf_counter() - began) * 1000)
+            last_full = time.monotonic()
+        gc.freeze()
+
+
+def request_lang(request: Request, given: str | None = None) -> Lang:
     """The language of a reply: the body's ``lang``, ``?lang=``, then ``Accept-Language``."""
-    if given in ("en", "ru"):
-        return given
-    query = request.query_params.get("lang")
-    if query in ("en", "ru"):
-        return query
+    for wanted in (given, request.query_params.get("lang")):
+        if wanted == "ru":
+            return "ru"
+        if wanted == "en":
+            return "en"
     accept = request.headers.get("accept-language", "").strip().lower()
     return "ru" if accept.startswith("ru") else "en"
 
@@ -81,13 +133,22 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        used: TableStore = store if store is not None else await asyncio.to_thread(SqlStore, cfg.database_url)
+        used: TableStore = store if store is not None else await asyncio.to_thread(
+            lambda: SqlStore(cfg.database_url, sync=cfg.sqlite_sync))
         holder["lobby"] = lob = Lobby(cfg, used)
         await lob.open()
+        keeper: asyncio.Task[None] | None = None
+        if cfg.tune_gc:
+            tune_gc()
+            keeper = asyncio.get_running_loop().create_task(keep_gc(cfg.gc_freeze_every, cfg.gc_full_every))
         log.info("mushka %s serving; %d tables in memory", __version__, len(lob.tables))
         try:
             yield
         finally:
+            if keeper is not None:
+                keeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeper
             await lob.close()
             if store is None:
                 used.close()
@@ -185,6 +246,13 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         text = await lobby().record(request.path_params["table_id"])
         return Response(text, media_type="application/json")
 
+    async def get_replay(request: Request) -> Response:
+        made = await lobby().replay(request.path_params["table_id"], request_lang(request))
+        return json_reply(made)
+
+    async def get_rules(request: Request) -> Response:
+        return json_reply(await lobby().rules(request.path_params["table_id"], request_lang(request)))
+
     async def list_records(request: Request) -> Response:
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
@@ -201,8 +269,10 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         Route("/api/tables/{table_id}", guarded(get_table), methods=["GET"]),
         Route("/api/tables/{table_id}/join", guarded(join_table), methods=["POST"]),
         Route("/api/tables/{table_id}/record", guarded(get_record), methods=["GET"]),
+        Route("/api/tables/{table_id}/rules", guarded(get_rules), methods=["GET"]),
         Route("/api/records", guarded(list_records), methods=["GET"]),
         Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
+        Route("/api/records/{table_id}/replay", guarded(get_replay), methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
     ]
     if cfg.web_dir is not None and (cfg.web_dir / "index.html").is_file():

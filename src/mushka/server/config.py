@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Final
 
 from mushka.server.protocol import MAX_MESSAGE_BYTES
+from mushka.server.store import SqliteSync
 
 WEB_DIR: Final = Path(__file__).resolve().parent.parent / "web"
 """Where the browser front end lives in the package (served at ``/`` if present)."""
@@ -18,6 +19,8 @@ class ServerConfig:
 
     database_url: str = "sqlite:///mushka.db"
     """SQLAlchemy URL; a SQLite file by default, ``postgresql+psycopg://…`` works too."""
+    sqlite_sync: SqliteSync = "normal"
+    """SQLite: ``normal`` survives a crash of the server; ``full`` also a crash of the machine."""
     grace: float = 30.0
     """Seconds an absent player keeps his seat before a bot plays for him."""
     bot_delay: float = 0.7
@@ -49,3 +52,9 @@ class ServerConfig:
     keep_finished: float = 900.0
     """Seconds a finished table stays in memory after its last connection left."""
     sweep_every: float = 60.0
+    tune_gc: bool = True
+    """Keep the garbage collector's pauses short (see ``app.tune_gc``)."""
+    gc_freeze_every: float = 30.0
+    """Seconds between two freezes of the objects that survived (``app.keep_gc``)."""
+    gc_full_every: float = 3600.0
+    """Seconds between two full collections of everything (``app.keep_gc``)."""

@@ -249,8 +249,10 @@ class Connection:
         await self._table().resync(self, message.id)
 
     async def on_ping(self, message: Ping) -> None:
-        """Keep-alive."""
-        self.send(Pong(id=message.id).model_dump_json())
+        """Keep-alive; the table's version tells the client whether it missed something (P7)."""
+        # The version last sent, not the one being stored: a change on its way is not a gap.
+        version = self.table.announced if self.table is not None else None
+        self.send(Pong(version=version, id=message.id).model_dump_json())
 
 
 HANDLERS: Final[dict[str, Handler]] = {

@@ -14,12 +14,14 @@ import contextlib
 import json
 import logging
 import secrets
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
-from mushka.bots import BOTS, make_bot
+from mushka.bots import fair_bots
 from mushka.errors import MushkaError, OptionsError
+from mushka.records import Record
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.variants import VARIANTS
@@ -28,30 +30,34 @@ from mushka.server.protocol import (
     CreateTable,
     CreateTableReply,
     JoinReply,
+    Lang,
     Limits,
     Meta,
     OptionInfo,
     RecordSummary,
+    Replay,
+    RulesReply,
     SeatKind,
     SeatToken,
     TableInfo,
     VariantInfo,
 )
+from mushka.server.replays import build_replay
 from mushka.server.store import TableStore
 from mushka.server.table import Seat, Services, Table, TableMoved, hash_token, new_token
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.wire import clean_name
+from mushka.server.writer import Writer
 
 log = logging.getLogger("mushka.server")
 
-NOT_FOR_TABLES: Final = frozenset({"oracle"})
-"""Registered bots a server does not offer: an oracle assumes it sees every card."""
+REPLAYS_KEPT: Final = 32
+"""Replays kept ready in memory (a finished game never changes, so they stay right)."""
 
 
 def available_bots() -> list[str]:
-    """The registered bots (the random bot, and those whose modules are installed)."""
-    make_bot("random")  # importing the bot modules registers them in BOTS
-    return sorted(BOTS)
+    """The registered bots a table may seat: research tools (the oracle sees every card) are left out."""
+    return fair_bots()
 
 
 def pick_default_bot(names: list[str]) -> str:
@@ -70,7 +76,7 @@ class Lobby:
     def __init__(self, config: ServerConfig, store: TableStore) -> None:
         """A lobby over ``store``; call :meth:`open` inside the event loop."""
         registered = available_bots()
-        allowed = [b for b in registered if b not in NOT_FOR_TABLES] if config.bots is None else [
+        allowed = registered if config.bots is None else [
             b for b in config.bots if b in registered
         ]
         if not allowed:
@@ -80,15 +86,19 @@ class Lobby:
             raise ValueError(f"the default bot {default!r} is not one of {', '.join(allowed)}")
         self.config = config
         self.store = store
-        self.services = Services(config=config, store=store, bots=tuple(allowed), default_bot=default)
+        self.writer = Writer(store)
+        self.services = Services(config=config, store=store, writer=self.writer, bots=tuple(allowed),
+                                 default_bot=default)
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._replays: OrderedDict[tuple[str, str], Replay] = OrderedDict()
 
     # --- life cycle ---------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Bring back every stored table that waits or plays and start their bots."""
+        """Start the writer, bring back every stored table that waits or plays and start their bots."""
+        self.writer.start()
         stored = await asyncio.to_thread(self.store.load_active)
         for snap in stored:
             try:
@@ -103,13 +113,14 @@ class Lobby:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def close(self) -> None:
-        """Stop every table's tasks."""
+        """Stop every table's tasks, then store whatever is still queued."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         for table in list(self.tables.values()):
             await table.close()
+        await self.writer.close()
 
     async def _sweep(self) -> None:
         """Now and then forget finished or waiting tables nobody has looked at for a while."""
@@ -256,6 +267,25 @@ class Lobby:
         if snap.record is None:
             raise ProtocolError("no_record", rule="P12", id=table_id)
         return snap.record
+
+    async def replay(self, table_id: str, lang: Lang) -> Replay:
+        """P11: every position of a finished game, computed from its record (kept for a while)."""
+        key = (table_id, lang)
+        ready = self._replays.get(key)
+        if ready is not None:
+            self._replays.move_to_end(key)
+            return ready
+        record = Record.loads(await self.record(table_id))
+        made = await asyncio.to_thread(build_replay, record, table_id, lang)
+        self._replays[key] = made
+        while len(self._replays) > REPLAYS_KEPT:
+            self._replays.popitem(last=False)
+        return made
+
+    async def rules(self, table_id: str, lang: Lang) -> RulesReply:
+        """The rules of a table's variant by id, filled from its options, in ``lang``."""
+        table = await self.get(table_id)
+        return RulesReply(table=table.id, variant=table.rules.variant, lang=lang, rules=table.rule_texts(lang))
 
     async def records(self, limit: int, offset: int) -> list[RecordSummary]:
         """Finished games, newest first."""

@@ -20,8 +20,11 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-PROTOCOL_VERSION: Final = 1
-"""The version of this protocol; a ``hello`` must carry exactly this number."""
+PROTOCOL_VERSION: Final = 2
+"""The version of this protocol; a ``hello`` must carry exactly this number.
+
+Version 2: ``update`` carries only what changed in the view, and ``pong``
+the table's version."""
 
 MAX_MESSAGE_BYTES: Final = 4096
 """P1: the largest client message the server reads (UTF-8 bytes)."""
@@ -230,7 +233,14 @@ class State(Message):
 
 
 class Update(Message):
-    """P7: one applied action (or the start of the game): its events and the new view."""
+    """P7: one applied action (or the start of the game): its events and what changed in the view.
+
+    ``view`` holds only the changes since the receiver's previous message:
+    each top-level key of the view whose value changed, under ``deal`` the
+    keys of the deal that changed, and under ``history`` the results of the
+    deals finished since (to append to the history).  A client that had no
+    view yet (the table was waiting) gets the whole view.
+    """
 
     type: Literal["update"] = "update"
     version: int
@@ -276,9 +286,12 @@ class Error(Message):
 
 
 class Pong(Message):
-    """The answer to ``ping``."""
+    """The answer to ``ping``, with the table's current version: a client whose last
+    message was lost sees that it is behind and sends ``resync`` (P7)."""
 
     type: Literal["pong"] = "pong"
+    version: int | None = None
+    """The table's version now (null before the ``hello`` was answered)."""
     id: RequestId | None = None
 
 
@@ -425,6 +438,86 @@ class Meta(Message):
     bots: list[str]
     default_bot: str
     limits: Limits
+
+
+class RuleOut(Message):
+    """One rule of a table's variant, as it reads at that table (``render_rules``)."""
+
+    id: str
+    """The rule's id in the rules specification (C14, MI6, K15 …)."""
+    section: str
+    section_title: str
+    tags: list[str]
+    """Where the rule comes from: SEED, RU, XC or DEC."""
+    text: str
+    """The rule's statement, filled from the table's options."""
+    options: list[str]
+    """The options that change this rule."""
+    modified_by: list[str] = []
+    """Mistigri: the MI rules that change this C rule."""
+    changed: bool = False
+    """Whether the table's options change the text."""
+
+
+class RulesReply(Message):
+    """``GET /api/tables/{id}/rules?lang=``: every rule of the table's variant, by id."""
+
+    table: str
+    variant: str
+    lang: Lang
+    rules: list[RuleOut]
+
+
+class ReplayStep(Message):
+    """One position of a replay: after ``step`` actions of the deal, with every hand open."""
+
+    step: int
+    actor: int | None
+    """Who made the action that led here (null for the deal's opening)."""
+    action: str | None
+    """That action in the text notation."""
+    texts: list[str]
+    """What happened, sentence by sentence, in the language asked for."""
+    hands: list[list[str]]
+    """Every seat's hand (the game is over: nothing is hidden any more)."""
+    discards: list[list[str]]
+    """The cards each seat has put out of play face down."""
+    deal: dict[str, Any]
+    """The public view of the deal (``DealView.to_json`` of a spectator, without its
+    own ``seat``, ``hand``, ``own_discards`` and ``legal``)."""
+
+
+class ReplayDeal(Message):
+    """One deal of a replay: its steps, its result and the score after it."""
+
+    number: int
+    dealer: int
+    steps: list[ReplayStep]
+    result: dict[str, Any] | None
+    """``DealResult.to_json``."""
+    records: list[int] = []
+    """Classic and mistigri: the records after this deal."""
+    money: list[int] = []
+    """Each seat's money after this deal."""
+    pot: int = 0
+    """Kopilka: the pot after this deal."""
+
+
+class Replay(Message):
+    """``GET /api/records/{id}/replay?lang=``: every position of a finished game,
+    computed by the engine from its record."""
+
+    id: str
+    variant: str
+    variant_title: str
+    players: int
+    options: dict[str, str]
+    """The options that differ from the variant's defaults."""
+    seats: list[str]
+    lang: Lang
+    deals: list[ReplayDeal]
+    result: dict[str, Any] | None
+    """``GameResult.to_json``."""
 
 
 class Health(Message):

@@ -1,31 +1,38 @@
 """Persistence: tables and their games, behind a small repository interface.
 
 The game never saves itself (STYLE 13): the table hands a frozen
-:class:`TableSnapshot` to a :class:`TableStore` after every stored change.
-The snapshot holds what rebuilds the table exactly: its rules (every option,
-as text), seats, the first dealer and, one row per deal, each deal's stacked
-deck, chance picks and actions: the game record, which
-:func:`mushka.records.replay` turns back into the same game.  A save writes
-only the deals that changed (the current one, and any that ended since the
-last save), so a long partie costs no more per action than a short one; the
-whole record is written once more, with the result, when the game ends.
+:class:`TableSnapshot` to :meth:`TableStore.create` when it is made, and a
+:class:`Save` for every later stored change, which the writer
+(:mod:`mushka.server.writer`) commits together with other tables' saves in
+one transaction (group commit).
 
-:class:`SqlStore` keeps them with SQLAlchemy in SQLite (default) or
-PostgreSQL.  The schema is made by the Alembic migrations in
+What is stored rebuilds the table exactly: its rules (every option, as
+text), seats, the first dealer and the game record: one row per deal (its
+dealer, stacked deck and chance picks, written when the deal starts) and one
+*move* row per applied action, appended to a journal.  When a deal ends its
+row is rewritten with every action and pick, and its move rows are dropped
+in the same transaction, so the journal stays short and a long partie costs
+no more per action than a short one.  :func:`mushka.records.replay` turns
+the rows back into the same game; the whole record is written once more,
+with the result, when the game ends.
+
+:class:`SqlStore` keeps them with SQLAlchemy in SQLite (default, in WAL
+mode) or PostgreSQL.  The schema is made by the Alembic migrations in
 ``mushka/server/migrations``, run by :func:`upgrade` at startup, so a fresh
 database is created and an old one brought up to date the same way.  The
-SQL is portable: plain types, JSON kept as text.
+SQL is portable: plain types, JSON kept as text, no dialect-specific upserts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from alembic import command
 from alembic.config import Config
@@ -36,18 +43,28 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    and_,
+    bindparam,
     create_engine,
+    delete,
     event,
+    func,
+    insert,
     select,
     text,
+    update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, selectinload, sessionmaker
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("mushka.server")
 
 MIGRATIONS: Final = Path(__file__).resolve().parent / "migrations"
+
+SqliteSync = Literal["normal", "full"]
+"""SQLite's ``synchronous`` setting: ``normal`` survives a crash of the server
+process; ``full`` also survives a crash of the machine, at a cost per commit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +80,7 @@ class SeatSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
-    """Everything stored about one table."""
+    """Everything stored about one table (a new table, or one loaded back)."""
 
     id: str
     variant: str
@@ -86,8 +103,62 @@ class TableSnapshot:
     first_dealer: int | None = None
     """C4: the first dealer of the game, once it has started."""
     deals: tuple[tuple[int, str], ...] = ()
-    """(number from 1, the deal's record as JSON text): every deal when loaded; the
-    changed ones when saved."""
+    """(number from 1, the deal's record as JSON text), every deal of the game
+    so far, its move rows merged in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One applied action in the journal of moves."""
+
+    version: int
+    """The table's version after this action (unique per table)."""
+    deal: int
+    """The number of the deal it was applied in, from 1."""
+    action: str
+    """The action in the engine's text notation."""
+    picks: str = ""
+    """K7/K8: the chance picks this action led to (card codes, space-separated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """One stored change of a table, committed by the writer with others.
+
+    A save that only appends moves (the common case: an action in the middle
+    of a deal) costs one small insert: the table's own row is left alone, and
+    loading takes the version from the journal when it is newer.  Any other
+    save writes ``version``, ``ply`` and ``status`` too, and the other parts
+    given.
+    """
+
+    table_id: str
+    version: int
+    ply: int
+    status: str
+    first_dealer: int | None = None
+    """Written when not ``None`` (the game has started)."""
+    seats: tuple[SeatSnapshot, ...] = ()
+    """Every seat, when the seats changed; empty otherwise."""
+    deals: tuple[tuple[int, str], ...] = ()
+    """Whole deal rows to write: (number, the deal's record as JSON text)."""
+    moves: tuple[Move, ...] = ()
+    """Actions to append to the journal."""
+    settled: tuple[int, ...] = ()
+    """Deals whose row (in ``deals``) now holds every action: their moves are dropped."""
+    full: bool = False
+    """``deals`` holds every deal of the game: every move row of the table is dropped
+    (after a failed write, so that storage catches up at once)."""
+    record: str | None = None
+    """The whole game record, once the game is over."""
+    winner: int | None = None
+    finished: datetime | None = None
+
+    @property
+    def moves_only(self) -> bool:
+        """Whether this save only appends to the journal."""
+        return bool(self.moves) and not (self.deals or self.seats or self.settled or self.full
+                                         or self.record is not None)
 
 
 class TableStore(Protocol):
@@ -97,8 +168,19 @@ class TableStore(Protocol):
         """Store a new table."""
         ...
 
-    def save(self, table: TableSnapshot, *, seats: bool = True) -> None:
-        """Store a table's new state (its seats too unless ``seats`` is false)."""
+    def commit(self, saves: Sequence[Save]) -> None:
+        """Store these changes, of any tables, all or none (one transaction), in order."""
+        ...
+
+    @property
+    def quick_commits(self) -> bool:
+        """Whether a commit is quick and local (no network round trip, no disk flush), so that
+        the writer may run it on the event loop (see :mod:`mushka.server.writer`)."""
+        ...
+
+    def checkpoint(self) -> None:
+        """Do the slow part of storing that quick commits leave for later (SQLite's WAL
+        checkpoint); called now and then, away from the event loop."""
         ...
 
     def load(self, table_id: str) -> TableSnapshot | None:
@@ -130,7 +212,7 @@ class Base(DeclarativeBase):
 
 
 class TableRow(Base):
-    """A table: rules, status, version and the game record so far."""
+    """A table: rules, status, version and the game record once over."""
 
     __tablename__ = "mushka_tables"
 
@@ -157,6 +239,9 @@ class TableRow(Base):
     deals: Mapped[list[DealRow]] = relationship(
         back_populates="table", cascade="all, delete-orphan", order_by="DealRow.number", lazy="select",
     )
+    moves: Mapped[list[MoveRow]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="MoveRow.version", lazy="select",
+    )
 
 
 class SeatRow(Base):
@@ -176,7 +261,11 @@ class SeatRow(Base):
 
 
 class DealRow(Base):
-    """One deal of a table's game: its record (dealer, stacked deck, picks, actions) as JSON."""
+    """One deal of a table's game: its record (dealer, stacked deck, picks, actions) as JSON.
+
+    Written when the deal starts and again, with every action, when it ends;
+    in between, its actions are in :class:`MoveRow`.
+    """
 
     __tablename__ = "mushka_deals"
 
@@ -186,6 +275,21 @@ class DealRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text)
     table: Mapped[TableRow] = relationship(back_populates="deals")
+
+
+class MoveRow(Base):
+    """The journal: one row per action of a deal still being played."""
+
+    __tablename__ = "mushka_moves"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(64))
+    picks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    table: Mapped[TableRow] = relationship(back_populates="moves")
 
 
 # --- migrations -----------------------------------------------------------------------------
@@ -210,21 +314,28 @@ def upgrade(engine: Engine) -> None:
 # --- the SQL repository ------------------------------------------------------------------------
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets a busy timeout and WAL so that readers never block."""
+def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool = False) -> Engine:
+    """An engine for ``url``; SQLite gets a busy timeout and WAL so that readers never block
+    the writer, with ``synchronous`` as ``sync`` says.  With ``own_checkpoints`` no commit
+    checkpoints the WAL by itself: :meth:`SqlStore.checkpoint` does, when called."""
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
         engine = create_engine(
             url, connect_args={"check_same_thread": False, "timeout": 30},
             poolclass=StaticPool if memory else None,
         )
+        level = "FULL" if sync == "full" else "NORMAL"
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
             if not memory:
                 cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+                if own_checkpoints:
+                    cursor.execute("PRAGMA wal_autocheckpoint=0")
+            # In WAL mode NORMAL syncs at checkpoints only: a commit survives a crash of
+            # this process (the WAL is in the OS's hands), not necessarily of the machine.
+            cursor.execute(f"PRAGMA synchronous={level}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -232,70 +343,113 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+_TABLES = Base.metadata.tables["mushka_tables"]
+_SEATS = Base.metadata.tables["mushka_seats"]
+_DEALS = Base.metadata.tables["mushka_deals"]
+_MOVES = Base.metadata.tables["mushka_moves"]
+
+# Statements of a commit, made once; executed with many parameter sets each.
+_UPDATE_TABLE = (
+    update(_TABLES).where(_TABLES.c.id == bindparam("t_id"))
+    .values(status=bindparam("t_status"), version=bindparam("t_version"), ply=bindparam("t_ply"),
+            first_dealer=func.coalesce(bindparam("t_first_dealer", type_=Integer), _TABLES.c.first_dealer),
+            updated_at=bindparam("t_updated", type_=DateTime(timezone=True)))
+)
+_FINISH_TABLE = (
+    update(_TABLES).where(_TABLES.c.id == bindparam("t_id"))
+    .values(record=bindparam("t_record"), winner=bindparam("t_winner"),
+            finished_at=bindparam("t_finished", type_=DateTime(timezone=True)))
+)
+_UPDATE_SEAT = (
+    update(_SEATS).where(and_(_SEATS.c.table_id == bindparam("t_id"), _SEATS.c.seat == bindparam("s_seat")))
+    .values(kind=bindparam("s_kind"), name=bindparam("s_name"), bot=bindparam("s_bot"),
+            token_hash=bindparam("s_hash"))
+)
+_DROP_DEAL = delete(_DEALS).where(and_(_DEALS.c.table_id == bindparam("t_id"),
+                                       _DEALS.c.number == bindparam("d_number")))
+_DROP_DEAL_MOVES = delete(_MOVES).where(and_(_MOVES.c.table_id == bindparam("t_id"),
+                                             _MOVES.c.deal == bindparam("d_number")))
+_DROP_ALL_MOVES = delete(_MOVES).where(_MOVES.c.table_id == bindparam("t_id"))
+
+
 class SqlStore:
     """A :class:`TableStore` on SQLAlchemy; methods are synchronous (the server
-    calls them from a worker thread)."""
+    calls them from worker threads, and :meth:`commit` from its one writer thread)."""
 
-    def __init__(self, url: str, *, migrate: bool = True) -> None:
+    def __init__(self, url: str, *, migrate: bool = True, sync: SqliteSync = "normal") -> None:
         """Connect to ``url`` and, unless ``migrate`` is false, run the migrations."""
         self.url = url
-        self.engine = make_engine(url)
+        self._quick = url.startswith("sqlite") and sync == "normal"
+        # Quick commits run on the event loop; the checkpoints, which flush to disk, do not.
+        self.engine = make_engine(url, sync, own_checkpoints=self._quick)
         if migrate:
             upgrade(self.engine)
-        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._writing: Connection | None = None
+        """The connection :meth:`commit` keeps (one writer: no pool round trip per commit)."""
+
+    @property
+    def quick_commits(self) -> bool:
+        """SQLite in WAL mode with ``synchronous=NORMAL``: a commit writes to the OS, no flush,
+        a fraction of a millisecond; every other database is across a network or flushes."""
+        return self._quick
 
     def create(self, table: TableSnapshot) -> None:
-        """Store a new table."""
-        with self._sessions.begin() as session:
-            session.add(_row(table, TableRow(id=table.id)))
-
-    def save(self, table: TableSnapshot, *, seats: bool = True) -> None:
-        """Store a table's new state."""
-        with self._sessions.begin() as session:
-            row = session.get(TableRow, table.id)
-            if row is None:
-                session.add(_row(table, TableRow(id=table.id)))
-                return
-            _fill(table, row)
-            if seats:
-                _update_seats(table, row)
+        """Store a new table (with plain inserts: ORM objects would leave reference cycles behind,
+        which only a full garbage collection frees)."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            conn.execute(insert(_TABLES).values(
+                id=table.id, title=table.title, variant=table.variant, players=table.players,
+                options=json.dumps(table.options, sort_keys=True), status=table.status, listed=table.listed,
+                host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
+                record=table.record, winner=table.winner, created_at=table.created, updated_at=now,
+                finished_at=table.finished, first_dealer=table.first_dealer))
+            conn.execute(insert(_SEATS), [
+                {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
+                 "token_hash": s.token_hash} for s in table.seats])
             if table.deals:
-                numbers = [n for n, _ in table.deals]
-                stored = {d.number: d for d in session.scalars(
-                    select(DealRow).where(DealRow.table_id == table.id, DealRow.number.in_(numbers)))}
-                for number, data in table.deals:
-                    found = stored.get(number)
-                    if found is None:
-                        session.add(DealRow(table_id=table.id, number=number, data=data))
-                    else:
-                        found.data = data
+                conn.execute(insert(_DEALS), [{"table_id": table.id, "number": n, "data": d}
+                                              for n, d in table.deals])
+
+    def commit(self, saves: Sequence[Save]) -> None:
+        """Store many tables' changes in one transaction (see :class:`Save`)."""
+        if not saves:
+            return
+        conn = self._writing
+        if conn is None or conn.closed:
+            conn = self._writing = self.engine.connect()
+        try:
+            with conn.begin():
+                _commit(conn, saves)
+        except Exception:
+            # The connection may be broken (a database restart): the next try opens a new one.
+            self._writing = None
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
 
     def load(self, table_id: str) -> TableSnapshot | None:
         """One table, or ``None``."""
-        with self._sessions() as session:
-            row = session.get(TableRow, table_id,
-                              options=[selectinload(TableRow.seats), selectinload(TableRow.deals)])
-            return None if row is None else _snapshot(row, with_deals=True)
+        with self.engine.connect() as conn:
+            found = _load(conn, _TABLES.c.id == table_id, with_deals=True)
+        return found[0] if found else None
 
     def load_active(self) -> list[TableSnapshot]:
         """Every table that waits or plays."""
-        with self._sessions() as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status.in_(("waiting", "playing")))
-                .order_by(TableRow.created_at)
-                .options(selectinload(TableRow.seats), selectinload(TableRow.deals))
-            ).all()
-            return [_snapshot(r, with_deals=True) for r in rows]
+        with self.engine.connect() as conn:
+            return _load(conn, _TABLES.c.status.in_(("waiting", "playing")), with_deals=True)
 
     def finished(self, limit: int, offset: int) -> list[TableSnapshot]:
         """Finished games, newest first."""
-        with self._sessions() as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status == "over")
-                .order_by(TableRow.finished_at.desc(), TableRow.id).limit(limit).offset(offset)
-                .options(selectinload(TableRow.seats))
-            ).all()
-            return [_snapshot(r) for r in rows]
+        with self.engine.connect() as conn:
+            return _load(conn, _TABLES.c.status == "over", with_deals=False, newest=True, limit=limit, offset=offset)
+
+    def checkpoint(self) -> None:
+        """SQLite: copy what the WAL holds into the database file, without waiting for anybody
+        (the writer calls this now and then, away from the event loop); elsewhere nothing."""
+        if self._quick:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def ping(self) -> bool:
         """Whether the database answers."""
@@ -309,52 +463,85 @@ class SqlStore:
 
     def close(self) -> None:
         """Release the connections."""
+        if self._writing is not None:
+            with contextlib.suppress(Exception):
+                self._writing.close()
+            self._writing = None
         self.engine.dispose()
 
 
-def _row(table: TableSnapshot, row: TableRow) -> TableRow:
-    _fill(table, row)
-    row.seats = _seat_rows(table)
-    row.deals = [DealRow(table_id=table.id, number=n, data=d) for n, d in table.deals]
-    return row
+def _commit(conn: Connection, saves: Sequence[Save]) -> None:
+    """The statements of one group commit, each run once with many parameter sets."""
+    now = datetime.now(UTC)
+    latest: dict[str, Save] = {}
+    deals: dict[tuple[str, int], str] = {}
+    moves: list[dict[str, object]] = []
+    seats: dict[tuple[str, int], SeatSnapshot] = {}
+    finished: list[dict[str, object]] = []
+    settled: list[dict[str, object]] = []
+    cleared: list[dict[str, object]] = []
+    for save in saves:
+        tid = save.table_id
+        if not save.moves_only:
+            latest[tid] = save  # versions only grow: the last such save holds the newest fields
+        for s in save.seats:
+            seats[tid, s.seat] = s
+        if save.full:
+            # Every deal is rewritten below, so every journal row so far is dropped first.
+            moves = [m for m in moves if m["table_id"] != tid]
+            cleared.append({"t_id": tid})
+        moves.extend({"table_id": tid, "version": m.version, "deal": m.deal, "action": m.action,
+                      "picks": m.picks or None} for m in save.moves)
+        for number, data in save.deals:
+            deals[tid, number] = data
+        settled.extend({"t_id": tid, "d_number": n} for n in save.settled)
+        if save.record is not None:
+            finished.append({"t_id": tid, "t_record": save.record, "t_winner": save.winner,
+                             "t_finished": save.finished})
+    if latest:
+        conn.execute(_UPDATE_TABLE, [
+            {"t_id": s.table_id, "t_status": s.status, "t_version": s.version, "t_ply": s.ply,
+             "t_first_dealer": s.first_dealer, "t_updated": now} for s in latest.values()])
+    if finished:
+        conn.execute(_FINISH_TABLE, finished)
+    if seats:
+        conn.execute(_UPDATE_SEAT, [
+            {"t_id": tid, "s_seat": s.seat, "s_kind": s.kind, "s_name": s.name, "s_bot": s.bot,
+             "s_hash": s.token_hash} for (tid, _), s in seats.items()])
+    if cleared:
+        conn.execute(_DROP_ALL_MOVES, cleared)
+    if moves:
+        _append_moves(conn, moves)
+    if deals:
+        keys = [{"t_id": tid, "d_number": n} for tid, n in deals]
+        conn.execute(_DROP_DEAL, keys)
+        conn.execute(insert(_DEALS), [{"table_id": tid, "number": n, "data": data}
+                                      for (tid, n), data in deals.items()])
+    if settled:
+        conn.execute(_DROP_DEAL_MOVES, settled)
 
 
-def _fill(table: TableSnapshot, row: TableRow) -> None:
-    row.title = table.title
-    row.variant = table.variant
-    row.players = table.players
-    row.options = json.dumps(table.options, sort_keys=True)
-    row.status = table.status
-    row.listed = table.listed
-    row.host = table.host
-    row.autostart = table.autostart
-    row.version = table.version
-    row.ply = table.ply
-    row.record = table.record
-    row.winner = table.winner
-    row.created_at = table.created
-    row.updated_at = datetime.now(UTC)
-    row.finished_at = table.finished
-    row.first_dealer = table.first_dealer
+_MOVE_COLUMNS: Final = ("table_id", "version", "deal", "action", "picks")
+_MOVES_PER_INSERT: Final = 500
 
 
-def _seat_rows(table: TableSnapshot) -> list[SeatRow]:
-    return [SeatRow(table_id=table.id, seat=s.seat, kind=s.kind, name=s.name, bot=s.bot,
-                    token_hash=s.token_hash) for s in table.seats]
+def _append_moves(conn: Connection, moves: list[dict[str, object]]) -> None:
+    """Insert journal rows with one multi-row statement per few hundred rows.
 
-
-def _update_seats(table: TableSnapshot, row: TableRow) -> None:
-    # Updating the rows in place keeps this free of dialect-specific upserts.
-    stored = {r.seat: r for r in row.seats}
-    for s in table.seats:
-        r = stored.pop(s.seat, None)
-        if r is None:
-            row.seats.append(SeatRow(table_id=table.id, seat=s.seat, kind=s.kind, name=s.name,
-                                     bot=s.bot, token_hash=s.token_hash))
-        else:
-            r.kind, r.name, r.bot, r.token_hash = s.kind, s.name, s.bot, s.token_hash
-    for r in stored.values():
-        row.seats.remove(r)
+    ``executemany`` would run one statement per row, and the database driver
+    lets go of the interpreter's lock around each: with the event loop busy
+    in the other thread, every row would then wait its turn to get it back.
+    """
+    style = conn.dialect.paramstyle
+    if style not in ("qmark", "format", "pyformat"):
+        conn.execute(insert(_MOVES), moves)  # a driver with another parameter style: the plain way
+        return
+    mark = "?" if style == "qmark" else "%s"
+    one = "(" + ",".join([mark] * len(_MOVE_COLUMNS)) + ")"
+    for start in range(0, len(moves), _MOVES_PER_INSERT):
+        chunk = moves[start:start + _MOVES_PER_INSERT]
+        sql = f"INSERT INTO {_MOVES.name} ({', '.join(_MOVE_COLUMNS)}) VALUES " + ",".join([one] * len(chunk))
+        conn.exec_driver_sql(sql, tuple(m[c] for m in chunk for c in _MOVE_COLUMNS))
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -364,17 +551,61 @@ def _utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-def _snapshot(row: TableRow, *, with_deals: bool = False) -> TableSnapshot:
-    options = json.loads(row.options)
-    created = _utc(row.created_at)
+def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = False, limit: int | None = None,
+          offset: int = 0) -> list[TableSnapshot]:
+    """Tables matching ``where`` with their seats (and deals, the journal merged in), read
+    with plain selects (ORM objects would leave reference cycles behind)."""
+    query = select(_TABLES).where(where)
+    if newest:
+        query = query.order_by(_TABLES.c.finished_at.desc(), _TABLES.c.id).limit(limit).offset(offset)
+    else:
+        query = query.order_by(_TABLES.c.created_at)
+    rows = conn.execute(query).mappings().all()
+    if not rows:
+        return []
+    ids = [r["id"] for r in rows]
+    seats: dict[str, list[SeatSnapshot]] = {i: [] for i in ids}
+    for s in conn.execute(select(_SEATS).where(_SEATS.c.table_id.in_(ids)).order_by(_SEATS.c.seat)).mappings():
+        seats[s["table_id"]].append(SeatSnapshot(s["seat"], s["kind"], s["name"], s["bot"], s["token_hash"]))
+    deals: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
+    moves: dict[str, list[Any]] = {i: [] for i in ids}
+    if with_deals:
+        for d in conn.execute(select(_DEALS).where(_DEALS.c.table_id.in_(ids)).order_by(_DEALS.c.number)).mappings():
+            deals[d["table_id"]].append((d["number"], d["data"]))
+        for m in conn.execute(select(_MOVES).where(_MOVES.c.table_id.in_(ids)).order_by(_MOVES.c.version)).mappings():
+            moves[m["table_id"]].append(m)
+    return [_snapshot(r, seats[r["id"]], deals[r["id"]], moves[r["id"]]) for r in rows]
+
+
+def _merged_deals(table_id: str, deals: list[tuple[int, str]], moves: list[Any]) -> tuple[tuple[int, str], ...]:
+    """Each deal's record with the journal's moves of that deal appended, in order."""
+    if not moves:
+        return tuple(deals)
+    records: dict[int, dict[str, Any]] = {n: json.loads(data) for n, data in deals}
+    for move in moves:
+        deal = records.get(move["deal"])
+        if deal is None:
+            raise ValueError(f"table {table_id}: a move of deal {move['deal']}, which is not stored")
+        deal.setdefault("actions", []).append(move["action"])
+        if move["picks"]:
+            deal["picks"] = f"{deal.get('picks', '')} {move['picks']}".strip()
+    return tuple((n, json.dumps(records[n], separators=(",", ":"))) for n in sorted(records))
+
+
+def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]], moves: list[Any]) -> TableSnapshot:
+    options = json.loads(row["options"])
+    created = _utc(row["created_at"])
     assert created is not None
-    seats: Sequence[SeatRow] = row.seats
+    version, ply = row["version"], row["ply"]
+    # Moves newer than the row (saves that only appended to the journal) carry it on.
+    newer = [m["version"] for m in moves if m["version"] > version]
+    if newer:
+        version, ply = max(newer), ply + len(newer)
     return TableSnapshot(
-        id=row.id, title=row.title, variant=row.variant, players=row.players,
-        options={str(k): str(v) for k, v in options.items()}, status=row.status, listed=row.listed,
-        host=row.host, autostart=row.autostart, version=row.version, ply=row.ply,
-        seats=tuple(SeatSnapshot(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in seats),
-        created=created, record=row.record, winner=row.winner, finished=_utc(row.finished_at),
-        first_dealer=row.first_dealer,
-        deals=tuple((d.number, d.data) for d in row.deals) if with_deals else (),
+        id=row["id"], title=row["title"], variant=row["variant"], players=row["players"],
+        options={str(k): str(v) for k, v in options.items()}, status=row["status"], listed=bool(row["listed"]),
+        host=row["host"], autostart=bool(row["autostart"]), version=version, ply=ply,
+        seats=tuple(seats), created=created, record=row["record"], winner=row["winner"],
+        finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
+        deals=_merged_deals(row["id"], deals, moves),
     )

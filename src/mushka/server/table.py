@@ -3,13 +3,16 @@
 Everything that changes a table happens under its one :class:`asyncio.Lock`,
 one change at a time (STYLE 13): a person's action, a bot's action, a seat
 taken, the start.  Each stored change raises the table's *version* by one,
-is saved (:mod:`mushka.server.store`) and only then sent to every connection,
-so that what a client has seen is never lost by a restart.
+is handed to the writer (:mod:`mushka.server.writer`), which commits it with
+other tables' changes, and only once it is stored is it sent to every
+connection, so that what a client has seen is never lost by a restart.
 
 Nothing here knows the rules: the game (:class:`mushka.match.Game`) checks
-every action and names the rule it breaks; the table only asks it for each
-receiver's view (``view(seat)``, ``view(None)`` for spectators) and each
-receiver's version of every event (:meth:`~mushka.engine.Event.seen_by`).
+every action and names the rule it breaks; the table only asks it for the
+views (:mod:`mushka.server.views`) and for each receiver's version of every
+event (:meth:`~mushka.engine.Event.seen_by`).  Every message is built once
+per (seat, language) and sent as text to each connection that wants it;
+``update`` carries only the new events and what changed in the view.
 
 Bots play from their own seat's view, in a worker thread, one task per
 table; a person who has been away longer than the grace time gets a bot in
@@ -27,39 +30,44 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
 from mushka import __version__
 from mushka.bots import Bot, make_bot
-from mushka.engine import Action, Event
+from mushka.engine import Action, Deal, Event
 from mushka.errors import MushkaError, ParseError
 from mushka.i18n import tr
 from mushka.match import DealStarted, Game, new_game
 from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
+from mushka.rules.texts import render_rules, section_title
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
     EventOut,
     Lang,
     Presence,
     RequestId,
+    RuleOut,
     SeatInfo,
     SeatKind,
     State,
     TableChanged,
     TableInfo,
     TableStatus,
-    Update,
     Welcome,
 )
-from mushka.server.store import SeatSnapshot, TableSnapshot, TableStore
+from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot, TableStore
 from mushka.server.texts import EngineText, ProtocolError
-from mushka.server.wire import event_out
+from mushka.server.views import Audience, ViewTracker
+from mushka.server.wire import EventWriter, dumps, event_out, opening_events
+from mushka.server.writer import WriteFailed, Writer
 
 log = logging.getLogger("mushka.server")
+
+LANGS: tuple[Lang, ...] = ("en", "ru")
 
 
 class Client(Protocol):
@@ -75,10 +83,11 @@ class Client(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What every table shares: settings, storage and the bots it may use."""
+    """What every table shares: settings, storage, the writer and the bots it may use."""
 
     config: ServerConfig
     store: TableStore
+    writer: Writer
     bots: tuple[str, ...]
     default_bot: str
 
@@ -113,6 +122,14 @@ class Seat:
         """The stored part."""
         return SeatSnapshot(self.index, self.kind, self.name, self.bot, self.token_hash)
 
+    def shown_name(self, lang: str) -> str | None:
+        """The name the page shows for this seat (a person's name, ``bot NAME``), if any."""
+        if self.kind == "human":
+            return self.name
+        if self.kind == "bot" and self.bot:
+            return tr("server.bot_name", lang, bot=self.bot)
+        return None
+
 
 class TableMoved(Exception):
     """This table object was dropped from memory meanwhile; look the table up again."""
@@ -130,6 +147,16 @@ def new_token() -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def deal_json(deal: Deal) -> str:
+    """A deal's record (dealer, stacked deck, picks, actions so far) as compact JSON text."""
+    record = DealRecord(dealer=deal.dealer, deck=deal.deck, actions=deal.actions, picks=deal.picks)
+    return json.dumps(record.to_json(), separators=(",", ":"))
+
+
+Build = Callable[[int | None, Lang], str | None]
+"""Makes the message for one (seat, language); ``None``: nothing to send."""
 
 
 class Table:
@@ -164,6 +191,8 @@ class Table:
         self.title = title
         self.created = created
         self.version = version
+        self.announced = version
+        """The version of the last change sent to the connections (a change is sent once stored)."""
         self.status: TableStatus = status
         self.game = game
         self.finished = finished
@@ -177,18 +206,14 @@ class Table:
         self._closed = False
         self.evicted = False
         """Set when the lobby drops the table from memory; storage then holds the truth."""
-        # How far the game's event stream has been sent (see _drain).
-        self._deal_index = -1
-        self._deal_seen = 0
-        self._game_seen = 0
-        self._saved_deals = 0
-        """Deals already stored for good (finished ones); later saves skip them."""
-        self.ply = 0
-        if game is not None:
-            self._deal_index = len(game.deals) - 1
-            self._deal_seen = len(game.deal.events(omniscient=True))
-            self._game_seen = len(game.game_events())
-            self.ply = sum(len(d.actions) for d in game.deals)
+        # The rules never change: their texts are made once.
+        self._options_changed = rules.options_text(changed_only=True)
+        self._rules_texts: dict[str, list[RuleOut]] = {}
+        self._names: dict[str, list[str | None]] | None = None
+        self._views = ViewTracker()
+        self._unsaved = False
+        """A write failed: the next save stores the whole game again."""
+        self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
 
     # --- building ----------------------------------------------------------------------
 
@@ -218,24 +243,20 @@ class Table:
                     version=snap.version, status=status, game=game, finished=snap.finished)
         if status == "playing" and game is None:
             raise TypeError(f"table {snap.id}: playing but no record is stored")
+        if game is not None and not snap.deals:
+            # Stored by the first schema, as one whole record: the first save writes the deal
+            # rows that the journal's moves belong to.
+            table._unsaved = True
         return table
 
     def snapshot(self) -> TableSnapshot:
-        """What to store about this table now: the deals changed since the last save, and
-        the whole record once the game is over."""
-        record = None
-        winner = None
-        first_dealer = None
-        deals: tuple[tuple[int, str], ...] = ()
+        """Everything to store about this table now (a new table; every deal so far)."""
         game = self.game
+        record = winner = first_dealer = None
+        deals: tuple[tuple[int, str], ...] = ()
         if game is not None:
             first_dealer = game.first_dealer
-            played = game.deals
-            deals = tuple(
-                (number, json.dumps(DealRecord(dealer=d.dealer, deck=d.deck, actions=d.actions,
-                                               picks=d.picks).to_json(), separators=(",", ":")))
-                for number, d in enumerate(played[self._saved_deals:], self._saved_deals + 1)
-            )
+            deals = tuple((n, deal_json(d)) for n, d in enumerate(game.deals, 1))
             if game.result is not None:
                 record = self.record_text()
                 winner = game.result.winner
@@ -263,6 +284,25 @@ class Table:
                 names.append(s.name or tr("server.seat_name", "en", seat=s.index))
         return names
 
+    def names(self) -> dict[str, list[str | None]]:
+        """Per language, the names event sentences give the seats (made once per change of seats)."""
+        if self._names is None:
+            shown = {lang: [s.shown_name(lang) for s in self.seats] for lang in LANGS}
+            self._names = {lang: names for lang, names in shown.items() if any(names)}
+        return self._names
+
+    def rule_texts(self, lang: str) -> list[RuleOut]:
+        """Every rule of this table's variant in ``lang``, filled from its options (made once)."""
+        texts = self._rules_texts.get(lang)
+        if texts is None:
+            texts = self._rules_texts[lang] = [
+                RuleOut(id=r.id, section=r.section, section_title=section_title(r.section, lang),
+                        tags=list(r.tags), text=r.text, options=list(r.options),
+                        modified_by=list(r.modified_by), changed=r.changed)
+                for r in render_rules(self.rules, lang)
+            ]
+        return texts
+
     # --- what clients see --------------------------------------------------------------
 
     def info(self, lang: str = "en") -> TableInfo:
@@ -273,7 +313,7 @@ class Table:
         return TableInfo(
             id=self.id, title=self.title, variant=self.rules.variant,
             variant_title=self.rules.info.title(lang), players=self.rules.players,
-            options=self.rules.options_text(changed_only=True), status=self.status, host=self.host,
+            options=self._options_changed, status=self.status, host=self.host,
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
             invite=f"/?table={self.id}", version=self.version, created=self.created.isoformat(),
             result=result,
@@ -290,8 +330,9 @@ class Table:
         view = None
         history: list[EventOut] = []
         if self.game is not None:
-            view = self.game.view(seat).to_json(lang)
-            history = [event_out(e.seen_by(seat), lang) for e in self._current_events()]
+            view = self._views.full(self.game, seat)
+            names = self.names().get(lang)
+            history = [event_out(e.seen_by(seat), lang, names) for e in self._current_events()]
         return State(version=self.version, ply=self.ply, table=self.info(lang), view=view, log=history,
                      id=request)
 
@@ -306,65 +347,53 @@ class Table:
         head = around[: first + 1] if len(starts) <= 1 else around[first: first + 1]
         return [*head, *game.deal.events(omniscient=True), *around[first + 1:]]
 
-    def _drain(self) -> list[Event]:
-        """Every event since the last call, unredacted, in the order they happened.
-
-        A finished deal's last events come first; each ``DealStarted`` of the
-        game is followed by what its new deal did at once (the deal, the
-        turned card, kopilka's redistribution).
-        """
-        game = self.game
-        assert game is not None
-        deals = game.deals
-        out: list[Event] = []
-        if self._deal_index >= 0:
-            seen = deals[self._deal_index].events(omniscient=True)
-            out.extend(seen[self._deal_seen:])
-            self._deal_seen = len(seen)
-        around = game.game_events()
-        for e in around[self._game_seen:]:
-            out.append(e)
-            if isinstance(e, DealStarted):
-                self._deal_index = e.number - 1
-                seen = deals[self._deal_index].events(omniscient=True)
-                out.extend(seen)
-                self._deal_seen = len(seen)
-        self._game_seen = len(around)
-        return out
-
     # --- sending ------------------------------------------------------------------------
 
-    def _broadcast(self, build: Callable[[int | None, Lang], str]) -> None:
+    def _broadcast(self, build: Build) -> None:
         """Send every client its own message, built once per (seat, language)."""
-        made: dict[tuple[int | None, Lang], str] = {}
+        made: dict[tuple[int | None, Lang], str | None] = {}
         for client in list(self.clients):
             key = (client.seat, client.lang)
-            text = made.get(key)
-            if text is None:
+            if key in made:
+                text = made[key]
+            else:
                 text = made[key] = build(client.seat, client.lang)
-            client.send(text)
+            if text is not None:
+                client.send(text)
 
-    def _table_message(self) -> Callable[[int | None, Lang], str]:
+    def _table_message(self) -> Build:
         # Made now, in both languages: the table may change again before the message is sent.
         texts = {lang: TableChanged(version=self.version, table=self.info(lang)).model_dump_json()
-                 for lang in ("en", "ru")}
+                 for lang in LANGS}
 
         def build(_seat: int | None, lang: Lang) -> str:
             return texts[lang]
 
         return build
 
-    def _update_message(self, actor: int | None, events: list[Event]) -> Callable[[int | None, Lang], str]:
+    def _update_message(self, actor: int | None, events: list[Event]) -> Build:
+        """The ``update`` of the change just made: its events and what changed in each view.
+
+        The views' changes are worked out now (the baseline of each audience
+        moves on); the texts are made when sent, once per (seat, language).
+        """
         game = self.game
         assert game is not None
-        version, ply = self.version, self.ply
+        if not self.clients:
+            self._views.reset()  # nobody to tell; whoever comes next gets a whole state
+            return lambda _seat, _lang: None
+        audiences: set[Audience] = {c.seat for c in self.clients}
+        changes = {audience: dumps(patch) for audience, patch in self._views.changes(game, audiences).items()}
+        writer = EventWriter(events, self.names())
+        head = (f'{{"type":"update","version":{self.version},"ply":{self.ply},'
+                f'"seat":{"null" if actor is None else actor},"events":')
 
-        def build(seat: int | None, lang: Lang) -> str:
-            return Update(
-                version=version, ply=ply, seat=actor,
-                events=[event_out(e.seen_by(seat), lang) for e in events],
-                view=game.view(seat).to_json(lang),
-            ).model_dump_json()
+        def build(seat: int | None, lang: Lang) -> str | None:
+            patch = changes.get(seat)
+            if patch is None:
+                # A seat that had no connection when the change was made; it has a gap and resyncs.
+                return None
+            return f'{head}{writer.json(seat, lang)},"view":{patch}}}'
 
         return build
 
@@ -373,17 +402,67 @@ class Table:
         for client in list(self.clients):
             client.send(text)
 
-    async def _save(self, *, seats: bool) -> None:
-        """Store the table now (in a worker thread, holding the lock so saves stay in order)."""
-        snap = self.snapshot()
+    # --- storing ------------------------------------------------------------------------
+
+    def _table_save(self, *, seats: bool = False) -> Save:
+        """A save of the table's own fields (and its seats)."""
+        game = self.game
+        return self._with_end(Save(
+            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+            first_dealer=None if game is None else game.first_dealer,
+            seats=tuple(s.snapshot() for s in self.seats) if seats else ()))
+
+    def _with_end(self, save: Save) -> Save:
+        """``save`` with the game record and the winner, once the table is over."""
+        game = self.game
+        if game is None or game.result is None or self.status != "over":
+            return save
+        return replace(save, record=self.record_text(), winner=game.result.winner, finished=self.finished)
+
+    def _full_save(self) -> Save:
+        """Everything: every deal's row with all its actions so far; the journal starts afresh."""
+        game = self.game
+        deals = () if game is None else tuple((n, deal_json(d)) for n, d in enumerate(game.deals, 1))
+        return self._with_end(Save(
+            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+            first_dealer=None if game is None else game.first_dealer,
+            seats=tuple(s.snapshot() for s in self.seats), deals=deals, full=True))
+
+    def _move_save(self, deal: Deal, picks: int, finished: int, action: Action) -> Save:
+        """The save of one action applied in ``deal`` (deal number ``finished + 1``, which had
+        ``picks`` chance picks before it): a journal row, or, when deals ended, their whole rows."""
+        if self._unsaved:
+            return self._full_save()
+        game = self.game
+        assert game is not None
+        number = finished + 1
+        deals = game.deals
+        moves: tuple[Move, ...] = ()
+        rows: tuple[tuple[int, str], ...] = ()
+        settled: tuple[int, ...] = ()
+        if len(game.finished) == finished:
+            drawn = " ".join(c.code for c in deal.picks[picks:])
+            moves = (Move(version=self.version, deal=number, action=str(action), picks=drawn),)
+        else:
+            # Deals ended: their rows now hold every action (the journal's rows of them go),
+            # and the new deal's row holds its deck from the start.
+            rows = tuple((n, deal_json(deals[n - 1])) for n in range(number, len(deals) + 1))
+            settled = tuple(range(number, len(game.finished) + 1))
+        return self._with_end(Save(
+            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+            first_dealer=game.first_dealer, deals=rows, moves=moves, settled=settled))
+
+    async def _store(self, save: Save) -> None:
+        """Hand ``save`` to the writer and wait until it is committed (the lock is held, so
+        a table's saves are stored in order)."""
         try:
-            await asyncio.to_thread(self.services.store.save, snap, seats=seats)
-        except Exception:  # the game goes on in memory; the next save catches up
-            log.exception("table %s: saving version %d failed", self.id, snap.version)
+            await self.services.writer.write(save)
+        except WriteFailed:
+            # The game goes on in memory; the next save stores all of it again.
+            self._unsaved = True
             return
-        if self.game is not None:
-            # Finished deals never change again; the next saves start from the current one.
-            self._saved_deals = len(self.game.finished) if not self.game.is_over else len(self.game.deals)
+        if save.full:
+            self._unsaved = False
 
     # --- connections ---------------------------------------------------------------------
 
@@ -400,6 +479,8 @@ class Table:
                 if seat is None:
                     raise ProtocolError("bad_token", rule="P4", fatal=True, close_code=4401)
             client.seat = None if seat is None else seat.index
+            if not self.clients:
+                self._views.reset()  # updates were not worked out while nobody listened
             self.clients.add(client)
             if seat is not None:
                 seat.connections += 1
@@ -421,6 +502,8 @@ class Table:
                 seat = self.seats[client.seat]
                 seat.connections = max(0, seat.connections - 1)
                 self._maybe_away(seat)
+            if not any(c.seat == client.seat for c in self.clients):
+                self._views.forget(client.seat)
             self._presence()
 
     def _seat_of(self, token: str) -> Seat | None:
@@ -479,19 +562,21 @@ class Table:
         """Apply one action (the lock is held); raises, changing nothing, if it is illegal."""
         game = self.game
         assert game is not None
-        game.apply(action, seat)
+        deal, finished = game.deal, len(game.finished)
+        picks = len(deal.picks)
+        events = game.apply(action, seat)
         self.ply += 1
-        events = self._drain()
         self.version += 1
         update = self._update_message(seat, events)
         ended = self._end_if_over()
-        await self._save(seats=False)
+        await self._store(self._move_save(deal, picks, finished, action))
         self._broadcast(update)
         if ended is not None:
             self._broadcast(ended)
+        self.announced = self.version
         self._wake.set()
 
-    def _end_if_over(self) -> Callable[[int | None, Lang], str] | None:
+    def _end_if_over(self) -> Build | None:
         """Once the game is over: the table is over too (a new version); its message is returned."""
         game = self.game
         if game is None or not game.is_over or self.status == "over":
@@ -652,12 +737,14 @@ class Table:
 
     async def _changed(self, *, autostart: bool) -> None:
         """The seats changed (the lock is held): store, tell everybody, maybe start."""
+        self._names = None
         if autostart and self.autostart and all(s.kind != "open" for s in self.seats):
             await self._start(None)
             return
         self.version += 1
-        await self._save(seats=True)
+        await self._store(self._table_save(seats=True))
         self._broadcast(self._table_message())
+        self.announced = self.version
         self._presence()
 
     async def start_now(self) -> None:
@@ -671,21 +758,22 @@ class Table:
         for seat in self.seats:
             if seat.kind == "open":
                 seat.kind, seat.bot = "bot", fill or self.services.default_bot
+        self._names = None
         # The first dealer is drawn by lot (C4) from a generator seeded by the system.
         self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
         self.status = "playing"
         self.version += 1
         table = self._table_message()
-        events = self._drain()
         self.version += 1
-        update = self._update_message(None, events)
+        update = self._update_message(None, opening_events(self.game))
         # C22/MI13: a special hand shown right after the first deal can end the game at once.
         ended = self._end_if_over()
-        await self._save(seats=True)
+        await self._store(self._full_save())
         self._broadcast(table)
         self._broadcast(update)
         if ended is not None:
             self._broadcast(ended)
+        self.announced = self.version
         log.info("table %s: %s started", self.id, self.rules)
         self.begin()
 
@@ -701,4 +789,3 @@ def _seat_kind(text: str) -> SeatKind:
     if text == "bot":
         return "bot"
     return "open"
-

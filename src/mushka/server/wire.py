@@ -1,19 +1,42 @@
-"""Engine values in their wire form: events, views and the text of table names.
+"""Engine values in their wire form: events, their sentences, and the text of names.
 
 Only already-redacted values come here: the table calls
-:meth:`~mushka.engine.Event.seen_by` and ``view(seat)`` first, so this
-module cannot leak anything by itself; it only turns cards into codes
-(``KC``), suits into letters and tuples into lists.
+:meth:`~mushka.engine.Event.seen_by` first, so this module cannot leak
+anything by itself; it only turns cards into codes (``KC``), suits into
+letters and tuples into lists.
+
+:class:`EventWriter` turns the events of one change into the JSON each
+receiver gets, doing each piece of work once: an event is redacted once per
+seat, rendered once per distinct redaction and language, and serialised
+once.  Sentences name seats by their players' names where the table has
+them ("Seat 2 (Anna) plays K♣"), as the page shows them.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+import json
+from collections.abc import Sequence
+from dataclasses import fields, replace
+from typing import Any, Final
 
 from mushka.cards import Card, Suit
 from mushka.engine import DealResult, Event
+from mushka.match import DealStarted, Game
 from mushka.server.protocol import EventOut
+
+SEAT_FIELDS: Final = frozenset({"seat", "dealer", "leader", "taker", "owner", "next_leader", "winner"})
+"""Event fields that hold a seat number (and read with the player's name)."""
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(event: Event) -> tuple[str, ...]:
+    """The fields of an event's class (looked up once per class)."""
+    kind = type(event)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in fields(event))
+    return names
 
 
 def plain(value: object) -> Any:
@@ -34,10 +57,110 @@ def plain(value: object) -> Any:
     return str(value)
 
 
-def event_out(event: Event, lang: str) -> EventOut:
+def event_data(event: Event) -> dict[str, Any]:
+    """The fields of an (already redacted) event in their wire form."""
+    return {name: plain(getattr(event, name)) for name in field_names(event)}
+
+
+class NamedSeat(int):
+    """A seat number that reads with its player's name in a sentence: ``2 (Anna)``.
+
+    It is still the number for everything else (comparisons, arithmetic), so
+    an event holding it renders through the engine's own
+    :meth:`~mushka.engine.Event.describe`, only with the names added.
+    """
+
+    name: str
+
+    def __new__(cls, seat: int, name: str) -> NamedSeat:
+        """Seat ``seat`` named ``name``."""
+        made = super().__new__(cls, seat)
+        made.name = name
+        return made
+
+    def __str__(self) -> str:
+        return f"{int(self)} ({self.name})"
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else format(int(self), spec)
+
+
+def named(event: Event, names: Sequence[str | None]) -> Event:
+    """``event`` with its seat fields naming the players (``names[seat]``; ``None``: no name)."""
+    changes: dict[str, Any] = {}
+    for name in field_names(event):
+        value = getattr(event, name)
+        if name in SEAT_FIELDS and type(value) is int and 0 <= value < len(names) and names[value]:
+            changes[name] = NamedSeat(value, names[value] or "")
+        elif name == "players" and isinstance(value, tuple) and all(type(v) is int for v in value):
+            changes[name] = tuple(NamedSeat(v, names[v] or "") if 0 <= v < len(names) and names[v] else v
+                                  for v in value)
+    return replace(event, **changes) if changes else event
+
+
+def describe(event: Event, lang: str, names: Sequence[str | None] | None = None) -> str:
+    """The event's sentence in ``lang``, with the players' names if given."""
+    if names and any(names):
+        return named(event, names).describe(lang)
+    return event.describe(lang)
+
+
+def event_out(event: Event, lang: str, names: Sequence[str | None] | None = None) -> EventOut:
     """An event (already seen by its receiver) as sent on the wire."""
-    data = {f.name: plain(getattr(event, f.name)) for f in fields(event)}
-    return EventOut(event=event.name, data=data, text=event.describe(lang))
+    return EventOut(event=event.name, data=event_data(event), text=describe(event, lang, names))
+
+
+def dumps(value: object) -> str:
+    """Compact JSON text, UTF-8 as it is (Cyrillic and card symbols unescaped)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class EventWriter:
+    """The events of one change as JSON for each (audience, language) that wants them."""
+
+    def __init__(self, events: Sequence[Event], names: dict[str, list[str | None]]) -> None:
+        """``names`` gives the players' names per language (empty: seats by number)."""
+        self.events = events
+        self.names = names
+        self._public = [e.seen_by(None) for e in events]
+        self._pieces: dict[tuple[int, str], str] = {}
+        self._seen: dict[int | None, list[Event]] = {None: self._public}
+
+    def _for(self, audience: int | None) -> list[Event]:
+        seen = self._seen.get(audience)
+        if seen is None:
+            seen = []
+            for event, public in zip(self.events, self._public, strict=True):
+                own = event.seen_by(audience)
+                # The common case: the seat sees what everybody sees; share its JSON.
+                seen.append(public if own is public or own == public else own)
+            self._seen[audience] = seen
+        return seen
+
+    def _piece(self, event: Event, lang: str) -> str:
+        key = (id(event), lang)
+        piece = self._pieces.get(key)
+        if piece is None:
+            text = describe(event, lang, self.names.get(lang))
+            piece = self._pieces[key] = dumps({"event": event.name, "data": event_data(event), "text": text})
+        return piece
+
+    def json(self, audience: int | None, lang: str) -> str:
+        """The JSON list of the events as ``audience`` saw them, sentences in ``lang``."""
+        return "[" + ",".join(self._piece(e, lang) for e in self._for(audience)) + "]"
+
+
+def opening_events(game: Game) -> list[Event]:
+    """Every event of a game that has just begun, unredacted, in the order they happened:
+    each ``DealStarted`` followed by what its deal did at once (the deal, the turned
+    card, kopilka's redistribution, a special hand shown)."""
+    deals = game.deals
+    out: list[Event] = []
+    for event in game.game_events():
+        out.append(event)
+        if isinstance(event, DealStarted):
+            out.extend(deals[event.number - 1].events(omniscient=True))
+    return out
 
 
 def clean_name(name: str | None) -> str | None:
@@ -47,3 +170,4 @@ def clean_name(name: str | None) -> str | None:
     printable = "".join(ch if ch.isprintable() else " " for ch in name)
     cleaned = " ".join(printable.split())
     return cleaned or None
+

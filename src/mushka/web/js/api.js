@@ -81,3 +81,13 @@ export function listRecords(limit = 30) {
 export function getRecord(id) {
   return call("GET", `api/records/${encodeURIComponent(id)}`);
 }
+
+/** GET /api/records/{id}/replay: every position of a finished game, computed by the server's engine. */
+export function getReplay(id) {
+  return call("GET", `api/records/${encodeURIComponent(id)}/replay`);
+}
+
+/** GET /api/tables/{id}/rules: every rule of the table's variant by id, filled from its options. */
+export function getRules(id) {
+  return call("GET", `api/tables/${encodeURIComponent(id)}/rules`);
+}

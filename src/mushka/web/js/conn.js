@@ -3,11 +3,13 @@
 //
 // The connection hands every message it accepts to `onMessage` in order;
 // messages that repeat an old version are dropped, and a gap makes it ask
-// for a fresh `state` and drop everything until that state arrives.
+// for a fresh `state` and drop everything until that state arrives.  The
+// heartbeat's `pong` carries the table's version too, so a last message
+// that never arrived is noticed even when nothing follows it.
 
 import { lang } from "./i18n.js";
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 const PING_EVERY_MS = 15000;
 const SILENCE_LIMIT_MS = 40000;
 const MAX_BACKOFF_MS = 8000;
@@ -104,6 +106,14 @@ export class TableConnection {
           return;
         }
         this.version = msg.version;
+        break;
+      case "pong":
+        if (!this.awaitingState && this.version !== null && typeof msg.version === "number"
+            && msg.version > this.version) {
+          // P7: the table moved on and the message saying so was lost.
+          this.resync();
+          this.status("resyncing");
+        }
         break;
       case "error":
         if (msg.code === "stale") {

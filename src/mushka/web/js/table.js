@@ -1,9 +1,10 @@
 // The table page: waiting room, the game, the score sheet and the side panels.
 //
 // Everything shown comes from the server's messages (docs/protocol.md): the
-// `table` info, the seat's `view` (GameView.to_json of the engine) and the
-// events of the deal.  The page holds no rules; it only marks what the
-// view's `legal` list allows and sends what the player chooses.
+// `table` info, the seat's `view` (GameView.to_json of the engine; each
+// `update` brings only what changed in it) and the events of the deal.  The
+// page holds no rules: it marks what the view's `legal` list allows, sends
+// what the player chooses, and shows the rules as the server words them.
 
 import { ApiError, joinTable, meta } from "./api.js";
 import { backElement, cardElement, cardName, RANK_ORDER, short, sortHand, suitName, suitSymbol } from "./cards.js";
@@ -11,7 +12,7 @@ import { TableConnection } from "./conn.js";
 import { byId, h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t } from "./i18n.js";
 import { moveModel, standAction, standIsLegal } from "./moves.js";
-import { rulesFor } from "./rulesinfo.js";
+import { isGameRule, tableRules } from "./rulesinfo.js";
 import { seatLabel, seatName, signed } from "./seats.js";
 import { forgetToken, savedName, saveName, saveToken, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
@@ -35,6 +36,9 @@ export class TablePage {
     this.dealNotice = null;
     this.tab = "score";
     this.highlightRule = null;
+    this.rules = null;
+    this.rulesError = null;
+    this.rulesLoading = null;
     this.meta = null;
     this.fatal = null;
     this.conn = null;
@@ -43,6 +47,8 @@ export class TablePage {
     this.lastTrick = null;
     onLangChange(() => {
       if (this.conn) this.conn.send({ type: "lang", lang: lang() });
+      this.rules = null;
+      if (this.tab === "rules") this.loadRules();
       this.render();
     });
   }
@@ -131,7 +137,7 @@ export class TablePage {
 
   applyUpdate(msg) {
     const before = this.view;
-    this.view = msg.view;
+    this.view = applyChanges(before, msg.view);
     this.ply = msg.ply;
     this.log.push(...msg.events);
     if (msg.seat !== null && msg.seat === this.seat) {
@@ -244,6 +250,7 @@ export class TablePage {
 
   showTab(tab) {
     this.tab = tab;
+    if (tab === "rules") this.loadRules();
     this.render();
     const el = this.root.querySelector(`[data-key="tab-${tab}"]`);
     if (el) el.focus();
@@ -660,10 +667,12 @@ export class TablePage {
   refusalBox() {
     if (!this.refusal) return null;
     const rule = this.refusal.rule;
-    const known = rule && rulesFor(this.table ? this.table.variant : "classic").some(([id]) => id === rule);
+    // A rule of the game opens its text; the protocol's own rules (P1 …) are explained in the message.
+    const known = isGameRule(rule) && (!this.rules || this.rules.list.some((r) => r.id === rule));
     return h("div", { class: "refusal", role: "alert", dataset: { testid: "refusal" } },
       h("strong", { text: t("refused") }), " ", h("span", { text: this.refusal.message }), " ",
-      known ? h("button", { type: "button", class: "btn small", text: t("see_rule", { rule }),
+      known ? h("button", { type: "button", class: "btn small", dataset: { key: "see-rule" },
+        text: t("see_rule", { rule }),
         onclick: () => { this.highlightRule = rule; this.showTab("rules"); } }) : null);
   }
 
@@ -675,7 +684,7 @@ export class TablePage {
     TABS.map((name) => h("button", { type: "button", role: "tab", id: `tab-${name}`,
       "aria-selected": this.tab === name ? "true" : "false", "aria-controls": `panel-${name}`,
       tabIndex: this.tab === name ? 0 : -1, dataset: { key: `tab-${name}` }, text: t(`tab_${name}`),
-      onclick: () => { this.tab = name; this.render(); } })));
+      onclick: () => { this.tab = name; if (name === "rules") this.loadRules(); this.render(); } })));
     const body = { score: () => this.scorePanel(), last: () => this.lastTrickPanel(),
       log: () => this.logPanel(), rules: () => this.rulesPanel() }[this.tab]();
     return h("aside", { class: "side", "aria-label": t("panels") }, tabs,
@@ -759,14 +768,42 @@ export class TablePage {
       h("li", { class: e.event === "DealStarted" ? "deal-start" : "", text: e.text })));
   }
 
+  /** Fetch the table's rules in the current language (once; the panel draws them when they come). */
+  loadRules() {
+    const wanted = lang();
+    if ((this.rules && this.rules.lang === wanted) || this.rulesLoading === wanted) return;
+    this.rulesLoading = wanted;
+    tableRules(this.tableId).then((list) => {
+      if (lang() !== wanted) return;
+      this.rules = { lang: wanted, list };
+      this.rulesError = null;
+      this.render();
+    }).catch((err) => {
+      this.rulesError = err.message;
+      this.render();
+    }).finally(() => {
+      if (this.rulesLoading === wanted) this.rulesLoading = null;
+    });
+  }
+
   rulesPanel() {
-    const variant = this.table.variant;
-    const rules = rulesFor(variant);
-    const list = h("dl", { class: "rule-list" }, rules.map(([id, text]) => [
-      h("dt", { id: `rule-${id}`, class: id === this.highlightRule ? "highlight" : "", text: id }),
-      h("dd", { class: id === this.highlightRule ? "highlight" : "", text }),
-    ]));
-    const options = this.optionsList();
+    const title = h("h4", { text: t("rules_of", { variant: variantTitle(this.table, this.meta) }) });
+    const options = [h("h4", { text: t("table_options") }), this.optionsList()];
+    if (!this.rules || this.rules.lang !== lang()) {
+      return h("div", {}, title,
+        h("p", { class: this.rulesError ? "error-text" : "muted", role: "status",
+          text: this.rulesError ? t("rules_unavailable", { problem: this.rulesError }) : t("loading") }),
+        ...options);
+    }
+    const list = h("dl", { class: "rule-list", dataset: { testid: "rule-list" } }, this.rules.list.map((r) => {
+      const cls = r.id === this.highlightRule ? "highlight" : "";
+      return [
+        h("dt", { id: `rule-${r.id}`, class: cls, dataset: { rule: r.id } }, r.id,
+          h("span", { class: "muted", text: ` ${r.section_title} · ${r.tags.join(", ")}` }),
+          r.changed ? h("strong", { text: ` (${t("changed")})` }) : null),
+        h("dd", { class: cls, dataset: { rule: r.id }, text: r.text }),
+      ];
+    }));
     if (this.highlightRule) {
       const id = this.highlightRule;
       requestAnimationFrame(() => {
@@ -774,8 +811,7 @@ export class TablePage {
         if (el) el.scrollIntoView({ block: "nearest" });
       });
     }
-    return h("div", {}, h("h4", { text: t("rules_of", { variant: variantTitle(this.table, this.meta) }) }), list,
-      h("h4", { text: t("table_options") }), options);
+    return h("div", {}, title, list, ...options);
   }
 
   optionsList() {
@@ -796,6 +832,22 @@ export class TablePage {
   stop() {
     if (this.conn) this.conn.stop();
   }
+}
+
+/**
+ * The view after an `update`: its `view` holds only what changed (protocol 2):
+ * changed top-level keys, the changed keys of `deal`, and under `history` the
+ * deals finished since, to append.  Without a view yet, it is the whole view.
+ */
+export function applyChanges(view, changes) {
+  if (!view) return changes;
+  const out = { ...view };
+  for (const [key, value] of Object.entries(changes)) {
+    if (key === "deal") out.deal = { ...view.deal, ...value };
+    else if (key === "history") out.history = [...(view.history || []), ...value];
+    else out[key] = value;
+  }
+  return out;
 }
 
 function seatHead(table, s, mySeat) {
