@@ -22,7 +22,8 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
         database_url: Annotated[str, typer.Option(
             "--database-url",
-            help="SQLAlchemy URL of the database (created on first use); e.g. postgresql+psycopg://user@host/db.",
+            help="SQLAlchemy URL of the database: sqlite:///FILE (made on first use) or "
+                 "postgresql://USER:PASSWORD@HOST:PORT/DATABASE (an existing database; needs mushka[postgres]).",
         )] = "sqlite:///mushka.db",
         grace: Annotated[float, typer.Option(
             "--grace", min=0, help="Seconds an absent player keeps his seat before a bot plays for him.",
@@ -58,12 +59,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the game in the browser: tables against bots or with friends, spectators, replays."""
         import uvicorn
+        from rich.markup import escape
+        from sqlalchemy.exc import DBAPIError
 
+        from mushka.errors import MushkaError
         from mushka.server import ServerConfig, create_app
         from mushka.server.config import WEB_DIR
         from mushka.server.lobby import available_bots
         from mushka.server.protocol import MAX_MESSAGE_BYTES
-        from mushka.server.store import SqliteSync, SqlStore
+        from mushka.server.store import SqliteSync, SqlStore, shown_url
 
         lang_ = pick_lang(lang)
         level = log_level.lower()
@@ -81,7 +85,13 @@ def register(app: typer.Typer) -> None:
             # Connecting and migrating before the server starts turns a bad URL into one clear line.
             store = SqlStore(database_url, sync=sync)
         except Exception as exc:  # any driver or URL error
-            err_console.print(f"[bold red]error:[/] {tr('serve.bad_database', lang_, url=database_url, problem=exc)}")
+            problem: object = exc
+            if isinstance(exc, MushkaError):
+                problem = exc.message(lang_)
+            elif isinstance(exc, DBAPIError) and exc.orig is not None:
+                problem = exc.orig  # the database's own words, without SQLAlchemy's wrapping
+            said = tr("serve.bad_database", lang_, url=shown_url(database_url), problem=problem)
+            err_console.print(f"[bold red]{escape(tr('cli.error', lang_))}[/] {escape(said)}")
             raise typer.Exit(2) from None
         web_dir = web if web is not None else WEB_DIR
         config = ServerConfig(database_url=database_url, sqlite_sync=sync, grace=grace, bot_delay=bot_delay,
@@ -90,7 +100,7 @@ def register(app: typer.Typer) -> None:
                               max_tables=max_tables)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         url = f"http://{shown}:{port}/"
-        console.print(tr("server.open", lang_, url=url, db=database_url))
+        console.print(tr("server.open", lang_, url=url, db=escape(shown_url(database_url))))
         if not (web_dir / "index.html").is_file():
             console.print(tr("server.no_web", lang_, url=url))
         # Frames larger than a few messages are cut off by uvicorn itself; the

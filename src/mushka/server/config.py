@@ -18,7 +18,7 @@ class ServerConfig:
     """Everything ``create_app`` needs; every field has a sensible default."""
 
     database_url: str = "sqlite:///mushka.db"
-    """SQLAlchemy URL; a SQLite file by default, ``postgresql+psycopg://…`` works too."""
+    """SQLAlchemy URL; a SQLite file by default, or ``postgresql://…`` (psycopg 3, the ``postgres`` extra)."""
     sqlite_sync: SqliteSync = "normal"
     """SQLite: ``normal`` survives a crash of the server; ``full`` also a crash of the machine."""
     grace: float = 30.0

@@ -17,7 +17,8 @@ the rows back into the same game; the whole record is written once more,
 with the result, when the game ends.
 
 :class:`SqlStore` keeps them with SQLAlchemy in SQLite (default, in WAL
-mode) or PostgreSQL.  The schema is made by the Alembic migrations in
+mode) or PostgreSQL (through psycopg 3, the ``postgres`` extra; see
+:func:`engine_url`).  The schema is made by the Alembic migrations in
 ``mushka/server/migrations``, run by :func:`upgrade` at startup, so a fresh
 database is created and an old one brought up to date the same way.  The
 SQL is portable: plain types, JSON kept as text, no dialect-specific upserts.
@@ -54,9 +55,12 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.pool import StaticPool
+
+from mushka.server.texts import StorageError
 
 log = logging.getLogger("mushka.server")
 
@@ -292,6 +296,39 @@ class MoveRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="moves")
 
 
+# --- database URLs --------------------------------------------------------------------------
+
+
+POSTGRES_DRIVER: Final = "psycopg"
+"""The PostgreSQL driver the server is tested with (psycopg 3, the ``postgres`` extra)."""
+
+
+def engine_url(url: str) -> URL:
+    """``url`` parsed, with a PostgreSQL URL that names no driver bound to psycopg 3.
+
+    ``postgresql://`` (and ``postgres://``, as many hosting services write it)
+    become ``postgresql+psycopg://``: which driver a bare ``postgresql://``
+    means is SQLAlchemy's choice and has changed between its versions, so the
+    server names the one it is tested with.  A URL that names its driver
+    (``postgresql+psycopg2://``) is left as it is.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StorageError("bad_url", url=url) from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername=f"postgresql+{POSTGRES_DRIVER}")
+    return parsed
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed and logged: its password, if any, is masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
 # --- migrations -----------------------------------------------------------------------------
 
 
@@ -317,7 +354,9 @@ def upgrade(engine: Engine) -> None:
 def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool = False) -> Engine:
     """An engine for ``url``; SQLite gets a busy timeout and WAL so that readers never block
     the writer, with ``synchronous`` as ``sync`` says.  With ``own_checkpoints`` no commit
-    checkpoints the WAL by itself: :meth:`SqlStore.checkpoint` does, when called."""
+    checkpoints the WAL by itself: :meth:`SqlStore.checkpoint` does, when called.
+
+    Raises :class:`StorageError` when ``url`` cannot be used at all (see :func:`engine_url`)."""
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
         engine = create_engine(
@@ -340,7 +379,18 @@ def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool 
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    parsed = engine_url(url)
+    try:
+        # The pool checks a connection before handing it out: the database may have
+        # restarted, or closed an idle connection, since it was last used.
+        return create_engine(parsed, pool_pre_ping=True)
+    except NoSuchModuleError:
+        raise StorageError("unknown_database", scheme=parsed.drivername) from None
+    except ImportError as exc:
+        module = exc.name or parsed.get_driver_name()
+        if parsed.get_backend_name() == "postgresql" and module == POSTGRES_DRIVER:
+            raise StorageError("no_postgres_driver") from None
+        raise StorageError("no_driver", module=module, scheme=parsed.drivername) from None
 
 
 _TABLES = Base.metadata.tables["mushka_tables"]
@@ -545,10 +595,13 @@ def _append_moves(conn: Connection, moves: list[dict[str, object]]) -> None:
 
 
 def _utc(moment: datetime | None) -> datetime | None:
-    # SQLite hands back naive datetimes; every stored time is UTC.
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
+    # SQLite hands back naive datetimes (every stored time is UTC); PostgreSQL hands back
+    # aware ones in its session's time zone, which need not be UTC.
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = False, limit: int | None = None,
@@ -557,7 +610,9 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
     with plain selects (ORM objects would leave reference cycles behind)."""
     query = select(_TABLES).where(where)
     if newest:
-        query = query.order_by(_TABLES.c.finished_at.desc(), _TABLES.c.id).limit(limit).offset(offset)
+        # NULLS LAST spelled out: PostgreSQL sorts nulls first in a descending order, SQLite last.
+        query = (query.order_by(_TABLES.c.finished_at.desc().nulls_last(), _TABLES.c.id)
+                 .limit(limit).offset(offset))
     else:
         query = query.order_by(_TABLES.c.created_at)
     rows = conn.execute(query).mappings().all()

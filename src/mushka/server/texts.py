@@ -1,8 +1,9 @@
-"""The server's own texts (English and Russian) and its protocol error.
+"""The server's own texts (English and Russian) and its errors.
 
 A :class:`ProtocolError` names the protocol rule it enforces (P1-P12, see
 ``docs/protocol.md``) the way the engine's errors name the rules of the game;
-both render in the connection's language through :meth:`message`.
+both render in the connection's language through :meth:`message`.  A
+:class:`StorageError` says why a database URL cannot be used, at startup.
 """
 
 from __future__ import annotations
@@ -38,6 +39,16 @@ class ProtocolError(MushkaError):
         params = {k: render_param(v, lang) for k, v in self.params.items()}
         text = tr(f"server.error.{self.code}", lang, **params)
         return f"{self.rule}: {text}" if self.rule else text
+
+
+class StorageError(MushkaError):
+    """The database URL cannot be used as given: it is not a URL, names a database the server
+    does not know, or its driver is not installed.  Raised before anything is connected."""
+
+    def message(self, lang: str = "en") -> str:
+        """The full message in ``lang``."""
+        params = {k: render_param(v, lang) for k, v in self.params.items()}
+        return tr(f"server.store.{self.code}", lang, **params)
 
 
 class Problem:
@@ -200,6 +211,24 @@ add_texts({
     "server.problem.number": ("expected a whole number from {low} to {high}",
                               "нужно целое число от {low} до {high}"),
     "server.problem.status": ("expected waiting, playing or over", "нужно waiting, playing или over"),
+    # --- the database URL (StorageError) -------------------------------------------------
+    "server.store.bad_url": (
+        "{url!r} is not a database URL; give sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+        "{url!r} — не адрес базы данных; укажите sqlite:///ФАЙЛ или "
+        "postgresql://ПОЛЬЗОВАТЕЛЬ:ПАРОЛЬ@ХОСТ:ПОРТ/БАЗА",
+    ),
+    "server.store.unknown_database": (
+        "the server does not know the kind of database {scheme!r}; use sqlite:///FILE or postgresql://…",
+        "сервер не знает вида базы данных {scheme!r}; укажите sqlite:///ФАЙЛ или postgresql://…",
+    ),
+    "server.store.no_postgres_driver": (
+        "the PostgreSQL driver (psycopg) is not installed; install it with: pip install 'mushka[postgres]'",
+        "драйвер PostgreSQL (psycopg) не установлен; установите его командой: pip install 'mushka[postgres]'",
+    ),
+    "server.store.no_driver": (
+        "the Python module {module!r} that {scheme} needs is not installed",
+        "не установлен модуль Python {module!r}, нужный для {scheme}",
+    ),
     # --- the serve command and the logs ---------------------------------------------------
     "server.open": ("mushka serve: open {url} in a browser (database {db}; Ctrl+C stops).",
                     "mushka serve: откройте {url} в браузере (база {db}; Ctrl+C — остановить)."),
