@@ -21,15 +21,15 @@ $(VENV)/.installed-test: pyproject.toml
 run: $(VENV)/.installed-run
 	$(BIN)/mushka serve
 
+# The browser tests run in a process of their own: Playwright's sync API keeps
+# an asyncio loop running for the whole session, and the terminal app's tests
+# start loops of their own with asyncio.run.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	bash scripts/ensure-chromium.sh
 	$(BIN)/pytest -n auto --dist loadgroup -m "not e2e"
-	# The browser tests run in a process of their own: Playwright's sync API
-	# keeps an asyncio loop running for the whole session, and the terminal
-	# app's tests start loops of their own with asyncio.run.
 	$(BIN)/pytest -m e2e
 
 lint: $(VENV)/.installed-test
