@@ -61,7 +61,7 @@ SUITES: dict[str, list[tuple[str, int, str, str, int]]] = {
         ("kopilka", 4, SEARCH, "heuristic", 80),
         ("classic", 3, SEARCH, "heuristic", 100),
         ("mistigri", 3, SEARCH, "heuristic", 100),
-        ("classic", 5, SEARCH, "heuristic", 60),
+        ("classic", 5, SEARCH, "heuristic", 260),
         ("mistigri", 5, SEARCH, "heuristic", 60),
     ],
     "oracle": [

@@ -43,7 +43,7 @@ from mushka.errors import OptionsError
 from mushka.match import GameView
 
 DEFAULT_ITERATIONS = 600
-"""Playouts per decision by default: about 0.1 s on a 2-core machine of 2024."""
+"""Playouts per decision by default: 0.05-0.11 s on average on a 2-core machine (docs/bots.md)."""
 DEFAULT_SECONDS = 0.3
 """The default cap on thinking time per decision (interactive play)."""
 
@@ -61,8 +61,9 @@ class SearchBot:
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
         temperature of the partie outlook (:class:`Outlook`; 0 picks the
-        variant's fitted value), ``believe`` (0 or 1) whether worlds are
-        weighed by the others' declarations, ``margin`` how many standard
+        variant's fitted value), ``believe`` how worlds are weighed (0: all
+        alike; 1: by the others' declarations; 2: by their plays too, as the
+        rules of thumb would make them), ``margin`` how many standard
         errors a candidate must gain over the rules-of-thumb choice to be
         played instead.
         """
