@@ -179,7 +179,9 @@ class Game(ABC):
         if first_dealer is None:
             first_dealer = self._rng.randrange(self.n)  # C4: the first dealer by lot
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.n:
-            raise IllegalActionError("bad_seat", seat=first_dealer, players=self.n)
+            # The dealer is a seat of the table: C4 (the deal passes round), K4 (each deals once).
+            raise IllegalActionError("bad_seat", rule="C4" if rules.has_trumps else "K4",
+                                     seat=first_dealer, players=self.n)
         self.first_dealer = first_dealer
         self._decks = list(decks)
         self._picks = [list(p) for p in picks]

@@ -236,7 +236,8 @@ class Deal(ABC):
         variant-specific (the pot and balances of a kopilka game).
         """
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-            raise MushkaError("bad_seat", seat=dealer, players=rules.players)
+            raise MushkaError("bad_seat", rule="C4" if rules.has_trumps else "K4", seat=dealer,
+                              players=rules.players)
         self.rules = rules
         self.n = rules.players
         self.dealer = dealer
