@@ -15,7 +15,8 @@ import random
 import pytest
 from botkit import TABLES, positions, rules_of, table_id
 
-from mushka.bots.sampler import WorldSampler, assign, bits
+from mushka.bots.policy import bit_list
+from mushka.bots.sampler import WorldSampler, assign
 from mushka.cards import SUIT_MASKS
 from mushka.engine import Kind, new_deal
 from mushka.engine.events import Passed
@@ -136,7 +137,7 @@ def test_assign_respects_bans_caps_and_demands():
         assert not out[0] & spades
         assert (out[1] & spades).bit_count() <= 8
         assert (out[2] & SUIT_MASKS[1]).bit_count() >= 2
-        assert sorted(bits(out[0] | out[1] | out[2])) == cards
+        assert sorted(bit_list(out[0] | out[1] | out[2])) == cards
 
 
 def test_assign_reports_an_impossible_filling():

@@ -40,6 +40,7 @@ from mushka.bots.knowledge import (
     suits_mask,
     trump_facts,
 )
+from mushka.bots.policy import bit_list
 from mushka.cards import SUIT_MASKS
 from mushka.engine import Action, Deal, DealView, new_deal
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, stand_mask
@@ -48,20 +49,10 @@ from mushka.i18n import add_texts
 from mushka.rules import Rules
 
 
-def bits(mask: int) -> list[int]:
-    """The card indices of ``mask``, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def pick_bits(mask: int, k: int, rng: random.Random) -> int:
     """``k`` cards of ``mask`` chosen uniformly (``mask`` must hold at least ``k``)."""
     chosen = 0
-    for c in rng.sample(bits(mask), k):
+    for c in rng.sample(bit_list(mask), k):
         chosen |= 1 << c
     return chosen
 
@@ -314,7 +305,7 @@ class WorldSampler:
         eldest = (self.view.dealer + 1) % n
         lists = []
         for s in range(n):
-            cards = bits(h0[s])
+            cards = bit_list(h0[s])
             if len(cards) != 5:
                 raise SampleFailed
             rng.shuffle(cards)
@@ -364,7 +355,7 @@ class WorldSampler:
                 bins.append((hidden_dead, allowed, -1))
         talon_bin = len(bins)
         bins.append((view.talon_size, pool & ~turn_bit, -1))
-        filled = assign(bits(pool), bins, rng)
+        filled = assign(bit_list(pool), bins, rng)
         if filled is None:
             raise SampleFailed
         h0 = [0] * n
@@ -396,7 +387,7 @@ class WorldSampler:
                     options = dead & ~turn_bit
                     if not options:
                         raise SampleFailed
-                    d = rng.choice(bits(options))
+                    d = rng.choice(bit_list(options))
                 dead &= ~(1 << d)
                 take_d = d
             if f.decl[j] == "stand":
@@ -434,10 +425,10 @@ class WorldSampler:
                 raise SampleFailed
         talon: list[int] = []
         for j in f.draw_order:
-            cards = bits(drawn[j])
+            cards = bit_list(drawn[j])
             rng.shuffle(cards)
             talon.extend(cards)
-        rest = bits(filled[talon_bin])
+        rest = bit_list(filled[talon_bin])
         rng.shuffle(rest)
         talon.extend(rest)
         play_start = [0] * n
@@ -636,13 +627,13 @@ class WorldSampler:
             if count > 0:
                 musts.append((seat_bins[j], suit, count))
         musts.sort(key=lambda m: len(m[0]))
-        filled = assign(bits(pool), bins, rng, caps=caps, musts=musts)
+        filled = assign(bit_list(pool), bins, rng, caps=caps, musts=musts)
         if filled is None:
             raise SampleFailed
         for b in range(len(bins)):
             members = bin_slots[b]
             if members:
-                cards = bits(filled[b])
+                cards = bit_list(filled[b])
                 rng.shuffle(cards)
                 for sl, c in zip(members, cards, strict=True):
                     sl.card = c
@@ -680,7 +671,7 @@ class WorldSampler:
         for drawn in reversed(draws_rev):
             talon.extend(drawn)
         talon.extend(draw_cards)
-        rest = bits(filled[talon_bin])
+        rest = bit_list(filled[talon_bin])
         rng.shuffle(rest)
         talon.extend(rest)
         deck = self._deal_deck(hands, talon, -1, rng)
@@ -777,12 +768,12 @@ class WorldSampler:
                 continue
             taken_all |= b.taken
             # A taker who later lays down a group of this suit may pass the card on.
-            suit = bits(b.taken)[0] // 13
+            suit = bit_list(b.taken)[0] // 13
             later_owners = {bb.owner for bb, s in zip(f.blocks[bi + 1:], suits[bi + 1:], strict=True)
                             if s in (suit, -1)}
             free_takers = list(b.takers)
             loose = []
-            for c in bits(b.taken):
+            for c in bit_list(b.taken):
                 if c in played_by and played_by[c] in free_takers and played_by[c] not in later_owners:
                     free_takers.remove(played_by[c])
                 elif c not in played_by:
@@ -799,7 +790,7 @@ class WorldSampler:
         out = []
         for b in f.blocks:
             if b.owner == f.me:
-                out.append(bits(b.taken)[0] // 13 if b.taken > 0 else -1)
+                out.append(bit_list(b.taken)[0] // 13 if b.taken > 0 else -1)
             elif b.my_pick >= 0:
                 out.append(b.my_pick // 13)
             else:
@@ -894,13 +885,13 @@ class WorldSampler:
                 y = disc_of[t][0] if t in disc_of else -1
                 choice[t] = (y, b.my_pick)
                 continue
-            ys = bits(dead_left[t]) if t in disc_of else [-1]
+            ys = bit_list(dead_left[t]) if t in disc_of else [-1]
             bound = self._cap_at(f, t, bi)
             pairs = []
             for y in ys:
                 hand = hands[t] | (1 << y if y >= 0 else 0)
                 pool = hand & taken if taken >= 0 else hand & SUIT_MASKS[suit]
-                for z in bits(pool):
+                for z in bit_list(pool):
                     if bound < 0 or max_suit_count(hand & ~(1 << z)) <= bound:
                         pairs.append((y, z))
             if not pairs:
@@ -936,7 +927,7 @@ class WorldSampler:
             picks.append(z)
         if suit >= 0 and (hands[o] & SUIT_MASKS[suit]).bit_count() != b.count:
             raise SampleFailed
-        drawn_list = bits(drawn)
+        drawn_list = bit_list(drawn)
         rng.shuffle(drawn_list)
         return picks, drawn_list
 
@@ -996,4 +987,4 @@ add_texts({
                               "миры строятся по обзору игрока, а не зрителя"),
 })
 
-__all__ = ["SampleFailed", "Step", "WorldSampler", "assign", "bits"]
+__all__ = ["SampleFailed", "Step", "WorldSampler", "assign"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Self
@@ -597,12 +597,6 @@ def _trick_record(raw: tuple[int, tuple[int, ...], int, int, bool, int]) -> Tric
     return TrickRecord(leader, cards, winner, suit, privileged, value)
 
 
-def iter_bits(mask: int) -> Iterator[int]:
-    """Card indices of ``mask`` (low to high); shared by the variant modules."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 add_texts({
