@@ -396,8 +396,8 @@ def test_c22_a_game_won_by_the_first_deal_ends_the_table_at_once(client: TestCli
     from mushka.match import new_game
     from mushka.rules import make_rules
 
-    # Seat 1 (the eldest) is dealt five hearts: C22, the мушка is won before anybody acts.
-    hearts = ["7H", "8H", "9H", "TH", "JH"]
+    # Seat 1 (the eldest) is dealt four hearts and the A♠: C22, the мушка is won before anybody acts.
+    hearts = ["AS", "7H", "8H", "9H", "TH"]
     rest = [c.code for c in make_rules("classic", 3).deck_cards if c.code not in hearts]
     deck = [hearts[k // 3] if k % 3 == 0 and k < 15 else rest.pop(0) for k in range(32)]
     monkeypatch.setattr("mushka.server.table.new_game",
