@@ -106,8 +106,8 @@ BOT_NAMES: Final[dict[str, tuple[str, ...]]] = {
 """The names bots play under, by seat (the page uses the same, js/seats.js)."""
 
 BOT_LEVELS: Final[dict[str, str]] = {
-    "random": "beginner", "heuristic": "steady", "search": "strong",
-    "beginner": "beginner", "casual": "steady", "steady": "steady", "strong": "strong", "expert": "expert",
+    "random": "random", "novice": "casual", "heuristic": "club", "search": "strong",
+    "beginner": "beginner", "casual": "casual", "club": "club", "strong": "strong", "expert": "expert",
 }
 """The level word of each bot (a bot not listed reads as a plain bot)."""
 
@@ -272,8 +272,10 @@ add_texts({
     "server.action.stand_cards": ("stand exchanging {cards}", "играть с прикупом вместо {cards}"),
     "server.action.take": ("take the turned-up card discarding {cards}", "взять открытую карту со сбросом {cards}"),
     "server.action.discard": ("discard {cards}", "сбросить {cards}"),
+    "server.level.random": ("plays at random", "наугад"),
     "server.level.beginner": ("beginner", "новичок"),
-    "server.level.steady": ("steady", "уверенный"),
+    "server.level.casual": ("casual", "любитель"),
+    "server.level.club": ("club player", "клубный игрок"),
     "server.level.strong": ("strong", "сильный"),
     "server.level.expert": ("expert", "мастер"),
     "server.level.bot": ("bot", "бот"),

@@ -7,7 +7,7 @@ import { ApiError, createTable, joinTable, listRecords, listTables, meta } from 
 import { h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { optionTitle, optionValue } from "./optionwords.js";
-import { botChoice, botLevel, botName, recordName } from "./seats.js";
+import { BOT_CHOICES, botChoice, botLevel, botName, recordName } from "./seats.js";
 import { savedName, saveName } from "./store.js";
 
 const REFRESH_MS = 15000;
@@ -102,7 +102,7 @@ export class LobbyPage {
       onchange: (e) => { this.players = Number(e.target.value); } },
     info.players.map((p) => h("option", { value: p, text: String(p), selected: p === players })));
     const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, onchange: (e) => { this.bot = e.target.value; } },
-      this.meta.bots.map((b) => h("option", { value: b, text: botChoice(b), selected: b === this.bot })));
+      offeredBots(this.meta).map((b) => h("option", { value: b, text: botChoice(b), selected: b === this.bot })));
     const nameInput = h("input", { id: "player-name", type: "text", maxlength: 32, autocomplete: "nickname",
       value: this.name, dataset: { key: "name" }, oninput: (e) => { this.name = e.target.value; } });
     return h("section", { class: "panel", "aria-labelledby": "new-game-title" },
@@ -250,6 +250,13 @@ export class LobbyPage {
           ? h("span", { class: "badge", text: t("won_by", { name: recordName(r.seats[r.winner], r.winner) }) }) : null),
       h("a", { class: "btn small", href: withLang(`./?replay=${encodeURIComponent(r.id)}`), text: t("replay") }))));
   }
+}
+
+/** The bots offered to a player: the levels (weakest first) and the random player; others by name only. */
+export function offeredBots(metaInfo) {
+  const known = BOT_CHOICES.filter((b) => metaInfo.bots.includes(b));
+  if (metaInfo.default_bot && !known.includes(metaInfo.default_bot)) known.push(metaInfo.default_bot);
+  return known.length ? known : metaInfo.bots;
 }
 
 /** A closed set of words that includes the default: offered as a choice. */

@@ -15,15 +15,20 @@ const BOT_NAMES = {
 // The level word of each bot the server offers (GET /api/meta, `bots`);
 // a bot the page does not know yet reads as a plain "bot".
 const BOT_LEVELS = {
-  random: "level_beginner",
-  heuristic: "level_steady",
-  search: "level_strong",
   beginner: "level_beginner",
-  casual: "level_steady",
-  steady: "level_steady",
+  casual: "level_casual",
+  club: "level_club",
   strong: "level_strong",
   expert: "level_expert",
+  // The algorithms behind the levels, for tables made by name (`bot:heuristic`).
+  random: "level_random",
+  novice: "level_casual",
+  heuristic: "level_club",
+  search: "level_strong",
 };
+
+/** The bots a player chooses from, weakest first: the levels, and the random player. */
+export const BOT_CHOICES = ["random", "beginner", "casual", "club", "strong", "expert"];
 
 /** The level of bot `bot` in words ("strong", "сильный"). */
 export function botLevel(bot) {

@@ -13,6 +13,7 @@ import { byId, h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { moveModel, standAction, standIsLegal } from "./moves.js";
 import { dealHeadline, explainSeat, moneyItems, partText, stateWord } from "./explain.js";
+import { offeredBots } from "./lobby.js";
 import { optionTitle, optionValue } from "./optionwords.js";
 import { isGameRule, tableRules } from "./rulesinfo.js";
 import { botChoice, seatLabel, seatName, signed } from "./seats.js";
@@ -384,7 +385,7 @@ export class TablePage {
     if (s.seat === tbl.host) parts.push(h("span", { class: "badge", text: t("host") }));
     if (s.kind === "human") parts.push(h("span", { class: "badge", text: s.connected ? t("online") : t("offline") }));
     if (this.host && s.kind === "open") {
-      const bots = (this.meta && this.meta.bots) || ["random"];
+      const bots = this.meta ? offeredBots(this.meta) : ["random"];
       const select = h("select", { "aria-label": t("bot_for_seat", { n: s.seat }) },
         bots.map((b) => h("option", { value: b, text: botChoice(b), selected: this.meta && b === this.meta.default_bot })));
       parts.push(select, h("button", { type: "button", class: "btn small", dataset: { key: `bot-${s.seat}` },
