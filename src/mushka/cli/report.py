@@ -167,7 +167,7 @@ add_texts({
     "report.game_unfinished": ("The game is not finished.", "Игра не окончена."),
     "report.winner": ("Seat {winner} wins. Money: {money}", "Выиграл игрок {winner}. Деньги: {money}"),
     "report.shared": ("The pot is shared. Money: {money}", "Касса поделена. Деньги: {money}"),
-    "report.by_mushka": ("The partie ended with a мушка (special hand).",
+    "report.by_mushka": ("The partie ended with a mushka (special hand).",
                          "Партия окончена мушкой (особой рукой)."),
     "report.truncated": ("Stopped at the deal limit.", "Остановлено по пределу сдач."),
     "report.flush_paid": ("flush paid to seat {seat}: {each} from every other player",
