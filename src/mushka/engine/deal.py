@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from mushka.cards import CARDS, Card, cards_of, parse_card
-from mushka.engine.actions import Action
+from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
 from mushka.engine.events import Event
 from mushka.engine.types import DealResult, Phase, TrickRecord
 from mushka.engine.views import DealView
@@ -57,6 +57,7 @@ class Deal(ABC):
         "_picks",
         "_result",
         "_rng",
+        "_steps",
         "_talon",
         "_trick",
         "_tricks",
@@ -85,6 +86,7 @@ class Deal(ABC):
     _forced: tuple[int, ...]
     _forced_pos: int
     _rng: random.Random | None
+    _steps: bool
     _result: DealResult | None
     _events: list[Event] | None
     _won: list[int]
@@ -102,6 +104,7 @@ class Deal(ABC):
         rng: random.Random | int | None = None,
         picks: Sequence[Card | str | int] = (),
         record_events: bool = True,
+        chance_steps: bool = False,
         **state: object,
     ) -> None:
         """Deal a hand.
@@ -112,7 +115,10 @@ class Deal(ABC):
         the random picks of kopilka (K7) in order (cards, codes or one
         space-separated string).  ``record_events=False``
         skips building the event log (the fast path rebuilds it on demand by
-        replay, see :meth:`events`).  Extra keyword ``state`` is
+        replay, see :meth:`events`).  ``chance_steps`` makes a random pick
+        that is not forced stop the deal with :class:`PendingChance` instead of
+        drawing it (:class:`mushka.engine.steps.StepDeal` drives chance one
+        step at a time that way).  Extra keyword ``state`` is
         variant-specific (the pot and balances of a kopilka game).
         """
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
@@ -125,6 +131,7 @@ class Deal(ABC):
         if isinstance(rng, int):
             rng = random.Random(rng)
         self._rng = rng
+        self._steps = chance_steps
         if deck is None:
             order = list(rules.deck_indices)
             (rng if rng is not None else random.Random()).shuffle(order)
@@ -382,6 +389,7 @@ class Deal(ABC):
         other._picks = self._picks[:]
         other._forced = self._forced
         other._forced_pos = self._forced_pos
+        other._steps = self._steps
         if rng is None and self._rng is not None and self._chance_pending():
             # §4/STYLE 3: a copy must not draw from the original's generator,
             # or playing the copy would change the original's chance (K7 picks).
@@ -397,6 +405,28 @@ class Deal(ABC):
         other._lead_suit = self._lead_suit
         self._copy_extra(other)
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """``copy.deepcopy``: :meth:`copy`, with a chance generator of its own
+        while chance may still be drawn (K7 picks; afterwards it is never used)."""
+        other = self.copy()
+        if self._rng is not None and other._rng is self._rng and self._chance_pending():
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            other._rng = rng
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A compact pickle: the rules' options, the deck, the picks and the
+        actions as small ints (the deal is rebuilt by replay; the rules'
+        derived tables are not carried)."""
+        # Forced picks not drawn yet stay forced; drawn ones replay as forced.
+        picks = self._forced if len(self._forced) > len(self._picks) else tuple(self._picks)
+        rng = self._rng.getstate() if self._rng is not None and self._chance_pending() else None
+        return (_restore_deal, (type(self), self.rules, self.dealer, self._deck, picks,
+                                tuple(_pack(a) for a in self._log), self._initial_state(),
+                                self._events is not None, self._steps, rng))
 
     def _chance_pending(self) -> bool:
         """Whether chance outcomes may still be drawn in this deal (after the deck)."""
@@ -421,6 +451,8 @@ class Deal(ABC):
                 )
             self._forced_pos += 1
         else:
+            if self._steps:
+                raise PendingChance(tuple(options))
             if self._rng is None:
                 if self._forced:
                     raise ChanceError("chance_exhausted", rule="N4", what=what)
@@ -436,6 +468,60 @@ class Deal(ABC):
             f"<{type(self).__name__} {self.rules} dealer={self.dealer} phase={self.phase.name} "
             f"to_act={self.to_act} actions={len(self._log)}>"
         )
+
+
+class PendingChance(Exception):  # noqa: N818 (a signal, not an error)
+    """Raised by a deal made with ``chance_steps=True`` when a random pick (K7/K8)
+    is due and not forced: ``options`` are the card indices it picks from,
+    uniformly.  The deal that raised it is left half-way and must be dropped;
+    :class:`mushka.engine.steps.StepDeal` rebuilds it with the pick forced.
+    """
+
+    def __init__(self, options: tuple[int, ...]) -> None:
+        super().__init__(options)
+        self.options = options
+
+
+def _pack(action: Action) -> int:
+    return int(action.kind) << 52 | action.mask
+
+
+def _unpack(value: int) -> Action:
+    kind = Kind(value >> 52)
+    mask = value & ((1 << 52) - 1)
+    if kind is Kind.PLAY:
+        return PLAYS[mask.bit_length() - 1]
+    if kind is Kind.PASS:
+        return PASS
+    if kind is Kind.DRAW:
+        return DRAW
+    if kind is Kind.TAKE:
+        return TAKES[mask.bit_length() - 1]
+    if kind is Kind.DISCARD:
+        return DISCARDS[mask.bit_length() - 1]
+    return stand_mask(mask)
+
+
+def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, ...],
+                  picks: tuple[int, ...], actions: tuple[int, ...], state: dict[str, object],
+                  record_events: bool, steps: bool, rng: tuple[Any, ...] | None) -> Deal:
+    """Unpickle a deal (see :meth:`Deal.__reduce__`): replay it."""
+    deal = cls(rules, dealer, deck=deck, picks=picks, record_events=record_events,
+               chance_steps=steps, **state)
+    for value in actions:
+        action = _unpack(value)
+        ev = deal._events
+        if ev is None:
+            deal.apply_unchecked(action)
+        else:
+            deal._log.append(action)
+            new: list[Event] = []
+            deal._do(action, new)
+            ev.extend(new)
+    if rng is not None:
+        deal._rng = random.Random()
+        deal._rng.setstate(rng)
+    return deal
 
 
 def _card_index(card: Card | str | int) -> int:
