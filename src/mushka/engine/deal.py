@@ -470,7 +470,7 @@ class Deal(ABC):
         )
 
 
-class PendingChance(Exception):  # noqa: N818 (a signal, not an error)
+class PendingChance(Exception):
     """Raised by a deal made with ``chance_steps=True`` when a random pick (K7/K8)
     is due and not forced: ``options`` are the card indices it picks from,
     uniformly.  The deal that raised it is left half-way and must be dropped;
@@ -503,7 +503,7 @@ def _unpack(value: int) -> Action:
 
 
 def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, ...],
-                  picks: tuple[int, ...], actions: tuple[int, ...], state: dict[str, object],
+                  picks: tuple[int, ...], actions: tuple[int, ...], state: dict[str, Any],
                   record_events: bool, steps: bool, rng: tuple[Any, ...] | None) -> Deal:
     """Unpickle a deal (see :meth:`Deal.__reduce__`): replay it."""
     deal = cls(rules, dealer, deck=deck, picks=picks, record_events=record_events,
