@@ -24,6 +24,7 @@ from typing import Final
 from mushka.engine.deal import Deal
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.trump import TrumpDeal
+from mushka.engine.types import Phase
 from mushka.rules.model import Rules
 
 TRUMP_TRICKS: Final = 5
@@ -97,8 +98,8 @@ class Encoder:
     returned is the encoder's own buffer: copy it to keep it.
     """
 
-    __slots__ = ("_history", "_kopilka", "_last", "_n", "_ntricks", "_pos", "_seen", "buffer", "layout", "rules",
-                 "seat")
+    __slots__ = ("_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_ntricks", "_ntricks_history",
+                 "_played", "_pos", "_seen", "_shown", "_tstate", "_version", "buffer", "layout", "rules", "seat")
 
     rules: Rules
     seat: int
@@ -108,8 +109,15 @@ class Encoder:
     _kopilka: bool
     _n: int
     _pos: tuple[int, ...]
-    _last: dict[str, int]
+    _last: dict[int, int]
     _ntricks: int
+    _ntricks_history: int
+    _version: tuple[int, int]
+    _played: bool
+    _shown: int
+    _tstate: tuple[int, int]
+    _done_mask: int
+    _ndone: int
     _seen: int
 
     def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
@@ -119,11 +127,15 @@ class Encoder:
         self._history = history
         self._kopilka = not rules.has_trumps
         self._n = rules.players
-        self.layout = information_state_layout(rules) if history else observation_layout(rules)
-        pos = [-1] * 52
-        for k, c in enumerate(rules.deck_indices):
-            pos[c] = k
-        self._pos = tuple(pos)
+        key = ("encoder", history)
+        cached = rules.cache.get(key)
+        if cached is None:
+            layout = information_state_layout(rules) if history else observation_layout(rules)
+            pos = [-1] * 52
+            for k, c in enumerate(rules.deck_indices):
+                pos[c] = k
+            cached = rules.cache[key] = (layout, tuple(pos))
+        self.layout, self._pos = cached  # type: ignore[misc]
         self.reset()
 
     def reset(self) -> None:
@@ -131,7 +143,14 @@ class Encoder:
         self.buffer = [0.0] * self.layout.size
         self._last = {}
         self._ntricks = 0
+        self._ntricks_history = 0
         self._seen = 0
+        self._version = (-1, -1)
+        self._played = False
+        self._shown = 0
+        self._tstate = (-1, -1)
+        self._done_mask = 0
+        self._ndone = 0
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
@@ -146,6 +165,13 @@ class Encoder:
         other.buffer = self.buffer[:]
         other._last = dict(self._last)
         other._ntricks = self._ntricks
+        other._ntricks_history = self._ntricks_history
+        other._version = self._version
+        other._played = self._played
+        other._shown = self._shown
+        other._tstate = self._tstate
+        other._done_mask = self._done_mask
+        other._ndone = self._ndone
         other._seen = self._seen
         return other
 
@@ -153,15 +179,14 @@ class Encoder:
 
     def _mask(self, name: str, mask: int, base: int = 0) -> None:
         """Set card segment ``name`` (at ``base`` entries into it) to ``mask``, flipping only changes."""
-        key = name if not base else f"{name}@{base}"
-        old = self._last.get(key, 0)
+        off = self.layout.offsets[name] + base
+        old = self._last.get(off, 0)
         diff = old ^ mask
         if not diff:
             return
-        self._last[key] = mask
+        self._last[off] = mask
         buf = self.buffer
         pos = self._pos
-        off = self.layout.offsets[name] + base
         while diff:
             low = diff & -diff
             c = low.bit_length() - 1
@@ -170,11 +195,12 @@ class Encoder:
 
     def _one_hot(self, name: str, index: int, base: int = 0) -> None:
         """One-hot ``index`` (-1: none) in segment ``name`` (at ``base`` entries into it)."""
-        key = name if not base else f"{name}@{base}"
+        off = self.layout.offsets[name] + base
+        # One-hot segments are keyed apart from the card masks starting at the same offset.
+        key = -1 - off
         old = self._last.get(key, -1)
         if old == index:
             return
-        off = self.layout.offsets[name] + base
         if old >= 0:
             self.buffer[off + old] = 0.0
         if index >= 0:
@@ -194,6 +220,11 @@ class Encoder:
             if self._history:
                 self._mask("own_dealt", dealt)
             return self.buffer
+        # Asked twice at the same step (OpenSpiel does): nothing changed.
+        version = (len(deal._log), len(deal._picks))
+        if version == self._version and deal.phase != Phase.OVER:
+            return self.buffer
+        self._version = version
         seat = self.seat
         d = self.rules.deck_size
         self._mask("hand", deal.hands[seat])
@@ -203,17 +234,25 @@ class Encoder:
         self._mask("own_discards", deal._dead[seat])
         n = self._n
         trick = deal._trick
-        on_table = [0] * n
-        played = 0
-        for t in deal._tricks:
-            for p in t[1]:
+        tricks = deal._tricks
+        changed = (len(tricks), len(trick)) != self._tstate
+        if changed:
+            # A card was played or a trick taken (or taken back, K15) since the last step.
+            self._tstate = (len(tricks), len(trick))
+            done = self._done_mask
+            for t in tricks[self._ndone:]:
+                for p in t[1]:
+                    done |= 1 << (p & 63)
+            self._done_mask = done
+            self._ndone = len(tricks)
+            on_table = [0] * n
+            played = done
+            for p in trick:
                 played |= 1 << (p & 63)
-        for p in trick:
-            played |= 1 << (p & 63)
-            on_table[self._rel(p >> 6)] = 1 << (p & 63)
-        for k in range(n):
-            self._mask("trick", on_table[k], k * d)
-        self._mask("played", played)
+                on_table[((p >> 6) - seat) % n] = 1 << (p & 63)
+            for k in range(n):
+                self._mask("trick", on_table[k], k * d)
+            self._mask("played", played)
         if self._history and self._seen == 0:
             self._mask("own_dealt", _dealt_hand(deal, seat))
             self._seen = 1
@@ -222,28 +261,37 @@ class Encoder:
             self._encode_kopilka(deal)
         else:
             assert isinstance(deal, TrumpDeal)
-            self._encode_trump(deal)
+            self._encode_trump(deal, changed)
         if self._history:
             self._encode_history(deal)
         return self.buffer
 
-    def _encode_trump(self, deal: TrumpDeal) -> None:
+    def _encode_trump(self, deal: TrumpDeal, changed: bool) -> None:
         buf = self.buffer
         off = self.layout.offsets
         n = self._n
         d = self.rules.deck_size
-        self._mask("turnup", 1 << deal.turnup)
-        self._one_hot("trump", deal.trump)
-        for s in range(n):
-            r = self._rel(s)
-            self._one_hot("declared", deal._decl[s], 3 * r)
-            self._one_hot("exchanged", deal._exch[s], 6 * r)
-            self._one_hot("tricks_won", deal._won[s], 6 * r)
-        buf[off["turnup_taken"]] = 1.0 if deal._took else 0.0
+        if not self._played:
+            self._mask("turnup", 1 << deal.turnup)
+            self._one_hot("trump", deal.trump)
+        if deal.phase == Phase.DECLARE or not self._played:
+            # Declarations are written once more when play begins, then never change (C7).
+            for s in range(n):
+                r = (s - self.seat) % n
+                self._one_hot("declared", deal._decl[s], 3 * r)
+                self._one_hot("exchanged", deal._exch[s], 6 * r)
+            buf[off["turnup_taken"]] = 1.0 if deal._took else 0.0
+            buf[off["talon"]] = len(deal._talon) / d
+            self._played = deal.phase != Phase.DECLARE
         shown = deal._open | (1 << deal._final[2] if deal._final[2] >= 0 else 0)
+        if shown or self._shown:
+            for s in range(n):
+                self._mask("shown", deal.hands[s] if shown >> s & 1 else 0, self._rel(s) * d)
+            self._shown = shown
+        if not changed:
+            return
         for s in range(n):
-            self._mask("shown", deal.hands[s] if shown >> s & 1 else 0, self._rel(s) * d)
-        buf[off["talon"]] = len(deal._talon) / d
+            self._one_hot("tricks_won", deal._won[s], 6 * ((s - self.seat) % n))
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
         # had to trump and did not); the privileged card may be played freely (C12).
         voids = off["voids"]
@@ -288,7 +336,7 @@ class Encoder:
         limit = TRUMP_TRICKS if not self._kopilka else KOPILKA_TRICKS
         base = self.layout.offsets["trick_history"]
         buf = self.buffer
-        done = self._last.get("history", 0)
+        done = self._ntricks_history
         tricks = deal._tricks
         for i in range(done, min(len(tricks), limit)):
             leader, packed = tricks[i][0], tricks[i][1]
@@ -296,7 +344,7 @@ class Encoder:
             buf[start + self._rel(leader)] = 1.0
             for p in packed:
                 buf[start + n + self._rel(p >> 6) * d + self._pos[p & 63]] = 1.0
-        self._last["history"] = len(tricks)
+        self._ntricks_history = len(tricks)
 
 
 def _dealt_hand(deal: Deal, seat: int) -> int:

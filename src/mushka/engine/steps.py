@@ -44,7 +44,7 @@ TERMINAL: Final = -4
 class StepDeal:
     """One deal, dealt and played step by step; see the module docstring."""
 
-    __slots__ = ("_deal", "_deck", "_encoders", "_history", "_keys", "_left", "_log", "_options", "_picks",
+    __slots__ = ("_deal", "_deck", "_encoders", "_history", "_keys", "_left", "_left_pos", "_log", "_options", "_picks",
                  "_record", "_state", "dealer", "rules", "space")
 
     rules: Rules
@@ -54,6 +54,7 @@ class StepDeal:
     _record: bool
     _deck: list[int]
     _left: int
+    _left_pos: list[int]
     _picks: list[int]
     _options: tuple[int, ...]
     _deal: Deal | None
@@ -79,6 +80,7 @@ class StepDeal:
         self._record = record_events
         self._deck = []
         self._left = rules.deck_bits
+        self._left_pos = list(range(rules.deck_size))
         self._picks = []
         self._options = ()
         self._deal = None
@@ -125,11 +127,12 @@ class StepDeal:
         """
         if self._deal is not None:
             return []
-        pos = self.space._pos_of
         if len(self._deck) < self.rules.deck_size:
-            cards = [c for c in self.rules.deck_indices if self._left >> c & 1]
-        else:
-            cards = sorted(self._options)
+            left = self._left_pos
+            p = 1.0 / len(left)
+            return [(k, p) for k in left]
+        pos = self.space._pos_of
+        cards = sorted(self._options)
         p = 1.0 / len(cards)
         return [(pos[c], p) for c in cards]
 
@@ -150,6 +153,7 @@ class StepDeal:
                                   choices=" ".join(c.code for c in cards_of(self._left)))
             self._deck.append(card)
             self._left ^= 1 << card
+            self._left_pos.remove(outcome)
             self._history.append(outcome)
             if len(self._deck) == size:
                 self._build()
@@ -230,7 +234,12 @@ class StepDeal:
         self._history.append(action_id)
         try:
             if self._record:
-                deal.apply(action)
+                # Checked already (apply_id / apply_action): apply with events, no second check.
+                events: list[Event] = []
+                deal._log.append(action)
+                deal._do(action, events)
+                if deal._events is not None:
+                    deal._events.extend(events)
             else:
                 deal.apply_unchecked(action)
         except PendingChance as due:
@@ -276,11 +285,13 @@ class StepDeal:
 
     def observation(self, seat: int) -> list[float]:
         """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.encode.observation_layout`)."""
-        return self._encoder(seat, False).encode(self._deal, self._dealt_to(seat))
+        deal = self._deal
+        return self._encoder(seat, False).encode(deal, self._dealt_to(seat) if deal is None else 0)
 
     def information_state(self, seat: int) -> list[float]:
         """The information-state tensor of ``seat`` (:func:`~mushka.engine.encode.information_state_layout`)."""
-        return self._encoder(seat, True).encode(self._deal, self._dealt_to(seat))
+        deal = self._deal
+        return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)
 
     def _encoder(self, seat: int, history: bool) -> Encoder:
         enc = self._encoders.get((seat, history))
@@ -311,6 +322,7 @@ class StepDeal:
         other._record = self._record
         other._deck = self._deck[:]
         other._left = self._left
+        other._left_pos = self._left_pos[:]
         other._picks = self._picks[:]
         other._options = self._options
         other._deal = None if self._deal is None else self._deal.copy()

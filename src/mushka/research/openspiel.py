@@ -150,15 +150,20 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
         """The initial state of ``game`` (or one over ``steps``)."""
         super().__init__(game)
         self.steps = steps if steps is not None else StepDeal(game.rules, game.dealer)
+        self._player = self._current()
 
-    def current_player(self) -> int:
-        """The seat to act, or OpenSpiel's chance or terminal id."""
+    def _current(self) -> int:
         player = self.steps.current_player
         if player == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
         if player == TERMINAL:
             return int(pyspiel.PlayerId.TERMINAL)
         return player
+
+    def current_player(self) -> int:
+        """The seat to act, or OpenSpiel's chance or terminal id (kept up to date by each step:
+        OpenSpiel asks for it several times a step)."""
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.steps.legal_action_ids()
@@ -168,10 +173,11 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
         return self.steps.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.steps.is_chance():
+        if self._player == pyspiel.PlayerId.CHANCE:
             self.steps.apply_chance(action)
         else:
             self.steps.apply_id(action)
+        self._player = self._current()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -183,7 +189,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the deal is settled."""
-        return self.steps.is_over()
+        return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
         """The deal's payoffs (zeros until the end)."""
