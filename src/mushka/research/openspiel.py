@@ -20,12 +20,15 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from mushka.cards import Card
 from mushka.engine.encode import Layout, information_state_layout, observation_layout
+from mushka.engine.events import DealEnded, Event
 from mushka.engine.ids import action_space
 from mushka.engine.resample import resample_steps
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
@@ -253,7 +256,7 @@ class MushkaObserver:
         """A text form: the information-state key, or the seat's view now."""
         steps = state.steps
         if self.perfect_recall:
-            return repr(steps.info_state_key(player))
+            return " ".join(_compact(item) for item in steps.info_state_key(player))
         deal = steps.deal
         if deal is None:
             return f"seat {player} dealing"
@@ -290,6 +293,23 @@ class KopilkaGame(MushkaGame):
 
 GAMES: dict[str, type[MushkaGame]] = {"classic": ClassicGame, "mistigri": MistigriGame, "kopilka": KopilkaGame}
 """The game class of each variant."""
+
+
+def _compact(value: object) -> str:
+    """An event (or a key item) in a short text: cards as codes, hidden ones as ``?``."""
+    if value is None:
+        return "?"
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, tuple):
+        return "(" + ",".join(_compact(v) for v in value) + ")"
+    if isinstance(value, Event):
+        if isinstance(value, DealEnded):
+            return "DealEnded"
+        return type(value).__name__ + "(" + ",".join(_compact(getattr(value, f.name)) for f in fields(value)) + ")"
+    return str(value)
 
 
 def register() -> None:
