@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
@@ -218,12 +218,20 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
 
     async def health(request: Request) -> Response:
         lob = lobby()
-        database = await asyncio.to_thread(lob.store.ping)
-        return json_reply(Health(
+        answers = await lob.database_answers()
+        failing = lob.writer.failing
+        storage: Literal["ok", "failing", "unreachable"] = (
+            "unreachable" if not answers else "failing" if failing else "ok")
+        report = Health(
+            status="ok" if storage == "ok" else "degraded",
             server=__version__, tables=len(lob.tables),
             playing=sum(1 for t in lob.tables.values() if t.status == "playing"),
-            connections=lob.connections, database=database,
-        ))
+            connections=lob.connections, database=storage == "ok", storage=storage,
+            waiting_for_storage=sum(1 for t in lob.tables.values() if t.stalled),
+            pending_saves=lob.writer.pending,
+            quarantined=len(getattr(lob.store, "quarantined", ())),
+        )
+        return json_reply(report, 200 if storage == "ok" else 503)
 
     async def meta(request: Request) -> Response:
         return json_reply(lobby().meta())
