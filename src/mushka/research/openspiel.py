@@ -192,7 +192,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the deal is settled."""
-        return self._player == pyspiel.PlayerId.TERMINAL
+        return bool(self._player == pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
         """The deal's payoffs (zeros until the end)."""
