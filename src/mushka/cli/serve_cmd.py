@@ -70,6 +70,14 @@ def register(app: typer.Typer) -> None:
             help="WebSocket connections one client address may hold at once (0: no limit; raise it "
                  "for load tests from one machine).",
         )] = 64,
+        bot_tables: Annotated[int, typer.Option(
+            "--bot-tables", min=0,
+            help="Tables of bots only (for watching) the server plays at once; 0 allows none.",
+        )] = 12,
+        bot_workers: Annotated[int, typer.Option(
+            "--bot-workers", min=1,
+            help="Worker threads the bots of every table share for thinking (the CPU they may take).",
+        )] = 1,
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -125,7 +133,7 @@ def register(app: typer.Typer) -> None:
                               http_rate=http_rate, http_burst=max(30, int(http_rate * 30)),
                               max_tables=max_tables, allowed_origins=tuple(allow_origin or ()),
                               public_url=public_url.rstrip("/") + "/" if public_url else None,
-                              ws_per_address=per_address)
+                              ws_per_address=per_address, bot_tables=bot_tables, bot_workers=bot_workers)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         url = f"http://{shown}:{port}/"
         console.print(tr("server.open", lang_, url=url, db=escape(shown_url(database_url))))

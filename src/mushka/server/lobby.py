@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
@@ -26,6 +27,7 @@ from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.variants import VARIANTS
 from mushka.server.config import ServerConfig
+from mushka.server.guards import AddressCounter
 from mushka.server.protocol import (
     CreateTable,
     CreateTableReply,
@@ -42,6 +44,7 @@ from mushka.server.protocol import (
     TableInfo,
     VariantInfo,
 )
+from mushka.server.ratelimit import AddressLimiter
 from mushka.server.replays import build_replay
 from mushka.server.store import TableStore
 from mushka.server.table import Seat, Services, Table, TableMoved, hash_token, new_token
@@ -104,7 +107,19 @@ class Lobby:
         self.config = config
         self.store = store
         self.writer = Writer(store)
+        self.thinkers = ThreadPoolExecutor(max_workers=max(1, config.bot_workers),
+                                           thread_name_prefix="mushka-bots")
+        """The bounded pool the bots of every table think in, and replays are built in."""
+        self.messages = AddressLimiter(config.address_rate, config.address_burst)
+        """P6: the messages of every connection of one address, together."""
+        self.states = AddressLimiter(config.state_rate, config.state_burst)
+        """P6: the full states asked for by every connection of one address, together."""
+        self.sockets = AddressCounter(config.ws_per_address)
+        """P12: the WebSockets each address holds."""
+        self._bot_tables: dict[str, str] = {}
+        """Tables of bots only, by id: the address that made each."""
         self.services = Services(config=config, store=store, writer=self.writer, bots=tuple(allowed),
+                                 thinkers=self.thinkers,
                                  default_bot=default)
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
@@ -143,6 +158,7 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.close()
         await self.writer.close()
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
 
     async def _sweep(self) -> None:
         """Now and then forget finished or waiting tables nobody has looked at for a while."""
@@ -220,8 +236,8 @@ class Lobby:
 
     # --- making tables ---------------------------------------------------------------------------
 
-    async def create(self, request: CreateTable, lang: str) -> CreateTableReply:
-        """P10: a new table as ``request`` asks, stored before it is announced."""
+    async def create(self, request: CreateTable, lang: str, address: str = "?") -> CreateTableReply:
+        """P10: a new table as ``request`` asks (by ``address``), stored before it is announced."""
         if self.live >= self.config.max_tables:
             self.forget_idle()
             if self.live >= self.config.max_tables:
@@ -249,6 +265,9 @@ class Lobby:
                 seat.name, seat.token_hash = name, hash_token(token)
                 tokens.append((index, token))
             seats.append(seat)
+        bots_only = all(s.kind == "bot" for s in seats)
+        if bots_only:
+            self._check_bot_tables(address)
         table_id = secrets.token_urlsafe(9)
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(9)
@@ -264,6 +283,8 @@ class Lobby:
             log.exception("table %s could not be stored", table_id)
             raise ProtocolError("storage_down", rule="P14") from None
         self.tables[table_id] = table
+        if bots_only:
+            self._bot_tables[table_id] = address
         if request.start or (table.autostart and all(s.kind != "open" for s in seats)):
             await table.start_now()
         log.info("table %s created: %s", table_id, rules)
@@ -272,6 +293,20 @@ class Lobby:
             tokens=[SeatToken(seat=s, token=t, url=seat_url(table_id, t)) for s, t in tokens],
             invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}",
         )
+
+    def _check_bot_tables(self, address: str) -> None:
+        """P12: tables of bots only cost CPU and nobody plays at them: a few at a time, on the
+        whole server and per address (``bot_tables``, ``bot_tables_per_address``)."""
+        for table_id in list(self._bot_tables):
+            table = self.tables.get(table_id)
+            if table is None or table.status == "over":
+                del self._bot_tables[table_id]
+        cfg = self.config
+        if len(self._bot_tables) >= cfg.bot_tables:
+            raise ProtocolError("bot_tables", rule="P12", limit=cfg.bot_tables)
+        mine = sum(1 for a in self._bot_tables.values() if a == address)
+        if mine >= cfg.bot_tables_per_address:
+            raise ProtocolError("bot_tables_yours", rule="P12", limit=cfg.bot_tables_per_address)
 
     def _seat_entry(self, entry: str) -> tuple[SeatKind, str | None]:
         word, _, bot = entry.strip().partition(":")
@@ -331,7 +366,8 @@ class Lobby:
             return ready
         text = await self.record(table_id)
         # Reading the record and replaying it is work for a worker thread, never the loop's.
-        made = await asyncio.to_thread(lambda: build_replay(Record.loads(text), table_id, lang))
+        made = await asyncio.get_running_loop().run_in_executor(
+            self.thinkers, lambda: build_replay(Record.loads(text), table_id, lang))
         self._replays[key] = made
         while len(self._replays) > REPLAYS_KEPT:
             self._replays.popitem(last=False)
@@ -371,7 +407,9 @@ class Lobby:
         return Meta(server=__version__, variants=variants, bots=list(self.services.bots),
                     default_bot=self.services.default_bot, public_url=c.public_url,
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
-                                  grace=c.grace, bot_delay=c.bot_delay))
+                                  grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
+                                  bot_tables_per_address=c.bot_tables_per_address,
+                                  bot_tables_now=len(self._bot_tables)))
 
     async def database_answers(self) -> bool:
         """Whether storage answers a read within :data:`PING_TIMEOUT` (asked at most once a

@@ -427,6 +427,12 @@ class Limits(Message):
     grace: float
     """Seconds an absent player keeps his seat before a bot stands in."""
     bot_delay: float
+    bot_tables: int = 0
+    """P12: tables of bots only the server holds at once (0: it makes none)."""
+    bot_tables_per_address: int = 0
+    """P12: tables of bots only one address may have at once."""
+    bot_tables_now: int = 0
+    """Tables of bots only being played now."""
 
 
 class Meta(Message):

@@ -30,6 +30,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
@@ -96,6 +97,8 @@ class Services:
     writer: Writer
     bots: tuple[str, ...]
     default_bot: str
+    thinkers: Executor | None = None
+    """The bounded pool of worker threads every table's bots think in (None: asyncio's own)."""
 
     def check_bot(self, name: str) -> str:
         """``name`` if tables may use that bot; else a P10 error listing the known ones."""
@@ -680,7 +683,10 @@ class Table:
             assert game is not None
             view = game.view(seat)
             try:
-                action = await asyncio.to_thread(self._bot_of(seat).choose, view, self._rng)
+                # In the shared, bounded pool: however many tables bots play at, they
+                # take at most that many threads from the event loop.
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.services.thinkers, self._bot_of(seat).choose, view, self._rng)
             except Exception:  # a broken bot must not stop the table
                 log.exception("table %s: bot of seat %d failed; playing at random", self.id, seat)
                 action = self._rng.choice(view.deal.legal)
