@@ -553,7 +553,9 @@ export class TablePage {
     const orderRule = deal.variant === "mistigri" ? "MI2" : deal.variant === "kopilka" ? "K2" : "C3";
     return h("div", { class: "facts", dataset: { testid: "facts" } },
       h("span", { class: "fact" }, t("privileged_card"), " ",
-        cardElement(deal.privileged, { classes: "tiny-face", extraLabel: t("privileged_card") }),
+        // A rule, not a card on the table: text, so that it is never taken for somebody's card.
+        h("strong", { class: `suit-${deal.privileged.slice(-1)}`, title: cardName(deal.privileged),
+          text: short(deal.privileged) }),
         h("span", { class: "rule-id", text: ` ${privRule}` })),
       h("span", { class: "fact", dataset: { testid: "rank-order" } }, t("rank_order", { ranks: `${ranks} …` }),
         h("span", { class: "rule-id", text: ` ${orderRule}` })));
