@@ -13,15 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -32,6 +32,7 @@ from mushka import __version__
 from mushka.errors import MushkaError
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
+from mushka.server.guards import SecurityHeaders, check_json_body, check_origin, client_address
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CreateTable,
@@ -45,7 +46,8 @@ from mushka.server.protocol import (
 )
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.store import SqlStore, TableStore
-from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem
+from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
+from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
 
@@ -119,13 +121,18 @@ def error_reply(error: MushkaError, lang: str) -> Response:
     """Any mushka error as an HTTP error with its code, rule and message."""
     status = HTTP_STATUS.get(error.code, 400) if isinstance(error, ProtocolError) else 400
     body = ErrorReply(error=ErrorBody(code=error.code, rule=error.rule, message=error.message(lang)))
-    return json_reply(body, status)
+    reply = json_reply(body, status)
+    if status == 413:
+        # The rest of the body is not read: the connection ends with this reply.
+        reply.headers["connection"] = "close"
+    return reply
 
 
 def create_app(config: ServerConfig | None = None, *, store: TableStore | None = None) -> Starlette:
     """The server as an ASGI app (``store`` replaces the SQL storage, e.g. in tests)."""
     cfg = config or ServerConfig()
     limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
+    readers = AddressLimiter(cfg.read_rate, cfg.read_burst)
     holder: dict[str, Lobby] = {}
 
     def lobby() -> Lobby:
@@ -165,20 +172,30 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return endpoint
 
     async def read_body(request: Request, model: type[M]) -> M:
+        check_origin(request.scope, cfg.allowed_origins)
+        check_json_body(request.scope)
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > cfg.max_body_bytes:
             raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
-        raw = await request.body()
-        if len(raw) > cfg.max_body_bytes:
-            raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
+        # Read as it comes and stop at the limit: a body sent without a length (chunked)
+        # must not be read whole before it is found too large.
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > cfg.max_body_bytes:
+                raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
         try:
-            data: Any = json.loads(raw or b"{}")
-        except ValueError:
-            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
+            data: Any = strict_loads(bytes(raw) or b"{}")
+        except JsonRefused as exc:
+            refusal = refused_json(exc)
+            if refusal.code == "not_json":
+                raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
+            raise refusal from None
         if not isinstance(data, dict):
             raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
         try:
-            return model.model_validate(data)
+            # Strict: no "1" or true for a number, no 1.0 for a whole number (P2).
+            return model.model_validate(data, strict=True)
         except ValidationError as exc:
             raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
 
@@ -186,6 +203,11 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         address = request.client.host if request.client is not None else "?"
         if not limiter.allow(address):
             raise ProtocolError("rate_limited", rule="P6", rate=cfg.http_rate)
+
+    def limit_reads(request: Request) -> None:
+        # Records and replays are the dear reads (storage, parsing, replaying): a budget per address.
+        if not readers.allow(client_address(request.scope)):
+            raise ProtocolError("rate_limited", rule="P6", rate=cfg.read_rate)
 
     def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
         text = request.query_params.get(name)
@@ -202,12 +224,20 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
 
     async def health(request: Request) -> Response:
         lob = lobby()
-        database = await asyncio.to_thread(lob.store.ping)
-        return json_reply(Health(
+        answers = await lob.database_answers()
+        failing = lob.writer.failing
+        storage: Literal["ok", "failing", "unreachable"] = (
+            "unreachable" if not answers else "failing" if failing else "ok")
+        report = Health(
+            status="ok" if storage == "ok" else "degraded",
             server=__version__, tables=len(lob.tables),
             playing=sum(1 for t in lob.tables.values() if t.status == "playing"),
-            connections=lob.connections, database=database,
-        ))
+            connections=lob.connections, database=storage == "ok", storage=storage,
+            waiting_for_storage=sum(1 for t in lob.tables.values() if t.stalled),
+            pending_saves=lob.writer.pending,
+            quarantined=len(getattr(lob.store, "quarantined", ())),
+        )
+        return json_reply(report, 200 if storage == "ok" else 503)
 
     async def meta(request: Request) -> Response:
         return json_reply(lobby().meta())
@@ -223,7 +253,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         body = await read_body(request, CreateTable)
         lang = request_lang(request, body.lang)
         try:
-            reply = await lobby().create(body, lang)
+            reply = await lobby().create(body, lang, address=client_address(request.scope))
         except MushkaError as exc:
             return error_reply(exc, lang)
         return json_reply(reply, 201)
@@ -243,10 +273,12 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return json_reply(reply)
 
     async def get_record(request: Request) -> Response:
+        limit_reads(request)
         text = await lobby().record(request.path_params["table_id"])
         return Response(text, media_type="application/json")
 
     async def get_replay(request: Request) -> Response:
+        limit_reads(request)
         made = await lobby().replay(request.path_params["table_id"], request_lang(request))
         return json_reply(made)
 
@@ -254,11 +286,18 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return json_reply(await lobby().rules(request.path_params["table_id"], request_lang(request)))
 
     async def list_records(request: Request) -> Response:
+        limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
         return json_reply(RecordList(records=await lobby().records(count, offset)))
 
     async def table_socket(websocket: WebSocket) -> None:
+        try:
+            check_origin(websocket.scope, cfg.allowed_origins)
+        except ProtocolError as exc:
+            log.warning("WebSocket refused: %s", exc.message("en"))
+            await websocket.close(4403)  # before the handshake: the browser sees a 403
+            return
         await Connection(websocket, lobby(), websocket.path_params["table_id"]).run()
 
     routes: list[BaseRoute] = [
@@ -283,7 +322,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
                                  "protocol": "docs/protocol.md"})
 
         routes.append(Route("/", no_front_end, methods=["GET"]))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.holder = holder
     return app
 

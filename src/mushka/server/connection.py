@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -25,6 +24,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
+from mushka.server.guards import client_address
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CLIENT_MESSAGE,
@@ -46,7 +46,8 @@ from mushka.server.protocol import (
 )
 from mushka.server.ratelimit import TokenBucket
 from mushka.server.table import Table, TableMoved
-from mushka.server.texts import ProtocolError, ValidationProblem
+from mushka.server.texts import ProtocolError, ValidationProblem, refused_json
+from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
 
@@ -64,10 +65,13 @@ class Connection:
         self.table_id = table_id
         self.table: Table | None = None
         self.seat: int | None = None
-        self.lang: Lang = "en"
+        # The page's language from ?lang= until its hello says it: errors sent
+        # before the hello (an unknown table) are then in the page's language too.
+        self.lang: Lang = "ru" if websocket.query_params.get("lang") == "ru" else "en"
         self.greeted = False
         self.strikes = 0
         self.bucket = TokenBucket(self.config.rate, self.config.burst)
+        self.address = client_address(websocket.scope)
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.config.queue_size)
         self._close_code: int | None = None
 
@@ -118,6 +122,13 @@ class Connection:
         """Serve the connection until either side closes it."""
         await self.websocket.accept()
         writer = asyncio.get_running_loop().create_task(self._writer())
+        if not self.lobby.sockets.take(self.address):
+            # P12: one address cannot hold every socket of the server.
+            self.fail(ProtocolError("too_many_connections", rule="P12", fatal=True, close_code=4429,
+                                    limit=self.config.ws_per_address))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=5)
+            return
         try:
             try:
                 self.table = await self.lobby.get(self.table_id)
@@ -127,6 +138,7 @@ class Connection:
                 return
             await self._receive_all()
         finally:
+            self.lobby.sockets.give_back(self.address)
             if self.table is not None and self.greeted:
                 await self.table.detach(self)
             self.close(1000)
@@ -158,10 +170,13 @@ class Connection:
         """Check one incoming frame and dispatch it; errors go back to the client."""
         request: RequestId | None = None
         try:
-            if not self.bucket.allow():
+            # The connection's own budget, then its address's, shared by all its connections.
+            mine = self.bucket.allow()
+            if not mine or not self.lobby.messages.allow(self.address):
                 self.strikes += 1
                 fatal = self.strikes >= self.config.strikes
-                raise ProtocolError("rate_limited", rule="P6", fatal=fatal, close_code=4429, rate=self.config.rate)
+                rate = self.config.rate if not mine else self.config.address_rate
+                raise ProtocolError("rate_limited", rule="P6", fatal=fatal, close_code=4429, rate=rate)
             message = self.parse(text, data)
             request = message.id
             await HANDLERS[message.type](self, message)
@@ -182,21 +197,27 @@ class Connection:
         if size > self.config.max_message_bytes:
             raise ProtocolError("too_large", rule="P1", size=size, limit=self.config.max_message_bytes)
         try:
-            raw = json.loads(text)
-        except ValueError:
-            raise ProtocolError("not_json", rule="P1") from None
+            raw = strict_loads(text)
+        except JsonRefused as exc:
+            raise refused_json(exc) from None
         if not isinstance(raw, dict):
             raise ProtocolError("not_object", rule="P1")
         kind = raw.get("type")
         if not isinstance(kind, str) or kind not in HANDLERS:
             raise ProtocolError("unknown_type", rule="P2", kind=str(kind)[:32], known=", ".join(CLIENT_TYPES))
         try:
-            message: ClientMessage = CLIENT_MESSAGE.validate_python(raw)
+            # Strict: no "1" or true for a number, no 1.0 for a whole number (P2).
+            message: ClientMessage = CLIENT_MESSAGE.validate_python(raw, strict=True)
         except ValidationError as exc:
             raise ProtocolError("bad_message", rule="P2", kind=kind, problem=ValidationProblem(exc)) from None
         if not self.greeted and kind != "hello":
             raise ProtocolError("hello_first", rule="P3")
         return message
+
+    def _state_budget(self) -> None:
+        """P6: a full state is the dearest thing to send; every address has a budget of them."""
+        if not self.lobby.states.allow(self.address):
+            raise ProtocolError("rate_limited", rule="P6", rate=self.config.state_rate)
 
     def _table(self) -> Table:
         assert self.table is not None
@@ -208,6 +229,7 @@ class Connection:
         """P3, P4: greet, check the protocol version and the token, and send the state."""
         if self.greeted:
             raise ProtocolError("hello_again", rule="P3")
+        self._state_budget()
         self.lang = message.lang
         if message.protocol != PROTOCOL_VERSION:
             raise ProtocolError("protocol", rule="P3", fatal=True, close_code=4400,
@@ -229,6 +251,7 @@ class Connection:
 
     async def on_resync(self, message: Resync) -> None:
         """P7: the full state again."""
+        self._state_budget()
         await self._table().resync(self, message.id)
 
     async def on_set_seat(self, message: SetSeat) -> None:
@@ -245,6 +268,7 @@ class Connection:
 
     async def on_lang(self, message: SetLang) -> None:
         """Switch language; the state follows in it."""
+        self._state_budget()
         self.lang = message.lang
         await self._table().resync(self, message.id)
 
