@@ -15,6 +15,7 @@ record had reached zero, C20, and is marked truncated).
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Final, Self
 
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
@@ -180,23 +181,23 @@ class StepGame:
             return (seat, "lot")
         return (seat, sheet, len(self._history) if self._step.is_chance() else 0, *self._step.info_state_key(seat))
 
-    def observation(self, seat: int) -> list[float]:
+    def observation(self, seat: int) -> array[float]:
         """The deal's observation tensor followed by the score sheet (see :func:`score_size`)."""
         return self._tensor(seat, False)
 
-    def information_state(self, seat: int) -> list[float]:
+    def information_state(self, seat: int) -> array[float]:
         """The deal's information-state tensor followed by the score sheet."""
         return self._tensor(seat, True)
 
-    def _tensor(self, seat: int, history: bool) -> list[float]:
+    def _tensor(self, seat: int, history: bool) -> array[float]:
         rules = self.rules
         n = rules.players
         if self._step is None:
             probe = StepDeal(rules, 0, record_events=False)
             deal_part = probe.information_state(seat) if history else probe.observation(seat)
-            return [0.0] * len(deal_part) + [0.0] * score_size(rules)
+            return array("f", bytes(4 * (len(deal_part) + score_size(rules))))
         deal_part = self._step.information_state(seat) if history else self._step.observation(seat)
-        sheet = [0.0] * score_size(rules)
+        sheet = array("f", bytes(4 * score_size(rules)))
         game = self._game
         if game is not None:
             records = _records(game)

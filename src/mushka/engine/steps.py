@@ -20,6 +20,7 @@ turn the lists into arrays.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
@@ -283,12 +284,12 @@ class StepDeal:
             self._keys[seat] = (len(events), seen)
         return tuple(seen)
 
-    def observation(self, seat: int) -> list[float]:
+    def observation(self, seat: int) -> array[float]:
         """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.encode.observation_layout`)."""
         deal = self._deal
         return self._encoder(seat, False).encode(deal, self._dealt_to(seat) if deal is None else 0)
 
-    def information_state(self, seat: int) -> list[float]:
+    def information_state(self, seat: int) -> array[float]:
         """The information-state tensor of ``seat`` (:func:`~mushka.engine.encode.information_state_layout`)."""
         deal = self._deal
         return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)

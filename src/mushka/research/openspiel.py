@@ -277,7 +277,7 @@ class MushkaObserver:
         """Fill the tensor with what ``player`` knows in ``state``."""
         steps = state.steps
         values = steps.information_state(player) if self.perfect_recall else steps.observation(player)
-        self.tensor[:] = values
+        self.tensor[:] = np.frombuffer(values, np.float32)
         if self.public_only:
             for name in _PRIVATE:
                 if name in self.dict:

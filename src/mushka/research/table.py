@@ -85,7 +85,7 @@ class Table:
     def observe(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's tensor as a fresh float32 array."""
         values = self.steps.information_state(seat) if self.history else self.steps.observation(seat)
-        return np.asarray(values, np.float32)
+        return np.frombuffer(values, np.float32).copy()
 
     def render(self) -> str:
         """A few lines for a human: the deal as the engine prints it, the trick, the scores."""
