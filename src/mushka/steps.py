@@ -224,10 +224,7 @@ class StepGame:
 
     def clone(self) -> Self:
         """An independent copy."""
-        other = type(self).__new__(type(self))
-        other.rules = self.rules
-        other.max_deals = self.max_deals
-        other._record = self._record
+        other = type(self)(self.rules, max_deals=self.max_deals, record_events=self._record)
         other._history = self._history[:]
         other._step = None if self._step is None else self._step.clone()
         other._game = None if self._game is None else self._game.copy()

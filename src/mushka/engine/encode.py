@@ -156,14 +156,9 @@ class Encoder:
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
-        other = Encoder.__new__(Encoder)
-        other.rules = self.rules
-        other.seat = self.seat
-        other._history = self._history
-        other._kopilka = self._kopilka
-        other._n = self._n
-        other.layout = self.layout
-        other._pos = self._pos
+        # Built through __init__ (its tables are cached per rules): no __new__ tricks, so a
+        # compiled build can copy it too.
+        other = Encoder(self.rules, self.seat, history=self._history)
         other.buffer = self.buffer[:]
         other._last = dict(self._last)
         other._ntricks = self._ntricks

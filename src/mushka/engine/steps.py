@@ -315,12 +315,7 @@ class StepDeal:
 
     def clone(self) -> Self:
         """A cheap independent copy."""
-        other = type(self).__new__(type(self))
-        other.rules = self.rules
-        other.dealer = self.dealer
-        other.space = self.space
-        other._state = self._state
-        other._record = self._record
+        other = type(self)(self.rules, self.dealer, record_events=self._record, **self._state)
         other._deck = self._deck[:]
         other._left = self._left
         other._left_pos = self._left_pos[:]
