@@ -56,7 +56,7 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not a seat of {self.rules.players}")
         self.seat = seat
-        self.table = Table(self.rules, history=information_state)
+        self.table = Table(self.rules, history=information_state, record_events=True)
         self.bots: list[Bot] = [make_bot(opponents) for _ in range(self.rules.players)]
         self.illegal_penalty = illegal_penalty
         self.bot_rng = random.Random()

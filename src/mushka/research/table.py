@@ -31,11 +31,14 @@ class Table:
     obs_high: np.ndarray[Any, np.dtype[np.float32]]
     dealer: int
     history: bool
+    record_events: bool
 
-    def __init__(self, rules: Rules, *, history: bool = False) -> None:
-        """A table of ``rules``; ``history`` gives the information-state tensor instead of the observation."""
+    def __init__(self, rules: Rules, *, history: bool = False, record_events: bool = False) -> None:
+        """A table of ``rules``; ``history`` gives the information-state tensor instead of the observation;
+        ``record_events`` keeps the event log (the bots' views need it)."""
         self.rules = rules
         self.history = history
+        self.record_events = record_events
         self.num_actions = action_space(rules).num_distinct_actions
         layout = information_state_layout(rules) if history else observation_layout(rules)
         self.obs_size = layout.size
@@ -50,7 +53,7 @@ class Table:
                     self.obs_low[where] = -np.inf
         self.rng = random.Random()
         self.dealer = 0
-        self.steps = StepDeal(rules, 0, record_events=False)
+        self.steps = StepDeal(rules, 0, record_events=record_events)
 
     def reset(self, seed: int | None, dealer: int | None = None) -> None:
         """A new deal: the generator is reseeded when ``seed`` is given; the dealer
@@ -58,7 +61,7 @@ class Table:
         if seed is not None:
             self.rng = random.Random(seed)
         self.dealer = self.rng.randrange(self.rules.players) if dealer is None else dealer
-        self.steps = StepDeal(self.rules, self.dealer, record_events=False)
+        self.steps = StepDeal(self.rules, self.dealer, record_events=self.record_events)
         self.chance()
 
     def chance(self) -> None:
@@ -85,7 +88,7 @@ class Table:
     def observe(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's tensor as a fresh float32 array."""
         values = self.steps.information_state(seat) if self.history else self.steps.observation(seat)
-        return np.asarray(values, np.float32)
+        return np.frombuffer(values, np.float32).copy()
 
     def render(self) -> str:
         """A few lines for a human: the deal as the engine prints it, the trick, the scores."""
