@@ -18,6 +18,8 @@ from __future__ import annotations
 from array import array
 from typing import Any, Final, Self
 
+from mushka.engine.actions import Action
+from mushka.engine.deal import Deal
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, MushkaError
@@ -163,11 +165,22 @@ class StepGame:
             game.continue_with(step.deal)
             self._next_deal()
 
-    def action_of(self, action_id: int) -> object:
+    def action_of(self, action_id: int) -> Action:
         """The action of ``action_id`` for the seat to act."""
         if self._step is None:
             raise MushkaError("chance_due", rule="N4", action=action_id)
         return self._step.action_of(action_id)
+
+    def id_of(self, action: Action) -> int:
+        """The id of ``action`` for the seat to act."""
+        if self._step is None:
+            raise MushkaError("chance_due", rule="N4", action=action)
+        return self._step.id_of(action)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current deal (``None`` while a chance step is due)."""
+        return None if self._step is None else self._step.deal
 
     # --- what a seat knows -------------------------------------------------------------------
 

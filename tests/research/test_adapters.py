@@ -169,3 +169,16 @@ def test_gymnasium_no_decision_step_keeps_the_deal():
             assert done and reward != 0
             return
     pytest.fail("no deal without a decision in 400 seeds")
+
+
+def test_c21_game_level_environments():
+    api_test(aec_env("classic", 3, level="game", max_deals=3), num_cycles=300)
+    seed_test(lambda: aec_env("kopilka", level="game"), num_cycles=60)
+    check_env(MushkaEnv("classic", 3, level="game", max_deals=3), skip_render_check=True)
+    env = MushkaEnv("mistigri", 4, level="game", max_deals=3, opponents="heuristic")
+    _, info = env.reset(seed=1)
+    done = False
+    while not done:
+        _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    result = env.table.steps.game.result
+    assert result is not None and reward == result.money[0] and sum(result.money) == 0
