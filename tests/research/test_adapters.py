@@ -16,6 +16,7 @@ import mushka.research.openspiel as mos  # noqa: E402
 from mushka.engine.encode import information_state_layout, observation_layout  # noqa: E402
 from mushka.engine.ids import action_space  # noqa: E402
 from mushka.engine.utility import deal_utility_bounds, max_deal_length  # noqa: E402
+from mushka.errors import MushkaError  # noqa: E402
 from mushka.research.gymnasium_env import MushkaEnv  # noqa: E402
 from mushka.research.pettingzoo_env import env as aec_env  # noqa: E402
 from mushka.rules import make_rules  # noqa: E402
@@ -88,12 +89,15 @@ def test_openspiel_observers_and_clone():
     assert state.information_state_string(0) != state.information_state_string(1)
 
 
-def test_openspiel_resample_from_infostate_keeps_the_seat_view():
-    game = pyspiel.load_game("mushka_classic", {"players": 4})
+@pytest.mark.parametrize(("name", "params", "prefix"), [("mushka_classic", {"players": 4}, 36 + 9),
+                                                      ("mushka_kopilka", {}, 32 + 20)])
+def test_openspiel_resample_from_infostate_keeps_the_seat_view(name, params, prefix):
+    game = pyspiel.load_game(name, params)
     rng = random.Random(4)
-    for _ in range(5):
+    done = 0
+    for _ in range(8):
         state = game.new_initial_state()
-        while not state.is_terminal() and len(state.history()) < 36 + 9:
+        while not state.is_terminal() and (len(state.history()) < prefix or state.is_chance_node()):
             if state.is_chance_node():
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
             else:
@@ -101,9 +105,16 @@ def test_openspiel_resample_from_infostate_keeps_the_seat_view():
         if state.is_terminal():
             continue
         player = state.current_player()
-        other = state.resample_from_infostate(player, rng.random)
+        try:
+            other = state.resample_from_infostate(player, rng.random)
+        except MushkaError as err:
+            assert err.code == "resample_failed"  # K7: rare in kopilka, said by name
+            continue
+        done += 1
         assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.information_state_tensor(player) == state.information_state_tensor(player)
         assert other.legal_actions() == state.legal_actions()
+    assert done >= 5
 
 
 @pytest.mark.parametrize("variant", ["classic", "mistigri", "kopilka"])

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from mushka.engine import new_deal
 from mushka.engine.resample import resample_deal, resample_steps
 from mushka.engine.steps import StepDeal
 from mushka.errors import MushkaError
@@ -45,9 +46,88 @@ def test_resampled_deals_look_the_same_to_the_seat(variant, players):
     assert differs > 30  # the hidden cards really are drawn again
 
 
-def test_k7_kopilka_resampling_is_refused_by_name(kopilka):
-    state, rng = partway(kopilka, 3)
+def kopilka_partway(rules, seed):
+    rng = random.Random(seed)
+    state = StepDeal(rules, seed % 4)
+    stop = rng.randrange(70)
+    while not state.is_over() and stop:
+        if state.is_chance():
+            state.apply_chance(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_id(rng.choice(state.legal_action_ids()))
+            stop -= 1
+    return state, rng
+
+
+@pytest.mark.parametrize("redistribution", ["modern", "old"])
+def test_k7_k15_kopilka_resampled_states_look_the_same_to_the_seat(redistribution):
+    rules = make_rules("kopilka", 4, redistribution=redistribution)
+    done = failed = differs = 0
+    for seed in range(40):
+        state, rng = kopilka_partway(rules, seed)
+        if state.deal is None:
+            continue
+        real = state.deal
+        seat = rng.randrange(4)
+        try:
+            other = resample_deal(real, seat, rng)
+        except MushkaError as err:
+            assert err.code == "resample_failed" and err.rule == "K7"
+            failed += 1
+            continue
+        done += 1
+        # The seat's view: its events (K6-K8 groups, what it took, draws, passes, take-backs),
+        # its hand, the public counts, its legal moves.
+        assert other.events(seat) == real.events(seat)
+        assert other.hand(seat) == real.hand(seat)
+        assert [len(other.hand(s)) for s in range(4)] == [len(real.hand(s)) for s in range(4)]
+        assert other.to_act == real.to_act and other.phase == real.phase
+        if real.to_act == seat:
+            assert [str(a) for a in other.legal_actions()] == [str(a) for a in real.legal_actions()]
+        # Every sample replays from its deck and picks (N4, K7).
+        again = new_deal(rules, real.dealer, deck=other.deck, picks=other.picks)
+        for action in other.actions:
+            again.apply(action)
+        assert again.events() == other.events()
+        assert StepDeal.from_deal(other).info_state_key(seat) == state.info_state_key(seat)
+        differs += other.hands != real.hands
+    assert done >= 30 and done > 4 * failed
+    assert differs > done // 2  # the hidden cards really are drawn again
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("kopilka", 4)])
+def test_resampling_reads_nothing_but_the_seat_view(variant, players):
+    # §4: two deals the seat cannot tell apart give the same samples from the same seed,
+    # so no hidden card of the real deal can leak into a sample.
+    rules = make_rules(variant, players)
+    checked = 0
+    for seed in range(25):
+        state, rng = kopilka_partway(rules, seed) if variant == "kopilka" else partway(rules, seed)
+        if state.deal is None:
+            continue
+        seat = rng.randrange(players)
+        try:
+            twin = resample_deal(state.deal, seat, rng)
+        except MushkaError:
+            continue
+        assert twin.events(seat) == state.deal.events(seat)
+        a = resample_deal(state.deal, seat, random.Random(seed))
+        b = resample_deal(twin, seat, random.Random(seed))
+        assert a.deck == b.deck and a.picks == b.picks and a.actions == b.actions
+        checked += twin.hands != state.deal.hands
+    assert checked >= 10
+
+
+def test_k7_resampling_at_a_pick_is_refused_by_name(kopilka):
+    for seed in range(200):
+        state = StepDeal(kopilka, 0)
+        rng = random.Random(seed)
+        while len(state.history) < kopilka.deck_size:
+            state.apply_chance(rng.choice(state.chance_outcomes())[0])
+        if state.is_chance():
+            break
     with pytest.raises(MushkaError) as err:
-        resample_deal(state.deal, 0, rng)
-    assert err.value.code == "resample_unsupported"
-    assert "копилка" in err.value.message("ru") or "kopilka" in err.value.message("ru")
+        resample_steps(state, 0, rng)
+    assert err.value.code == "resample_at_chance"
+    assert "K7" in err.value.message("en") or err.value.rule == "K7"
+    assert "случай" in err.value.message("ru")

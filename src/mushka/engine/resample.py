@@ -14,8 +14,8 @@ suits a seat showed it lacks by not following (C14).  Hidden cards are
 otherwise spread uniformly; the replay check removes the rest (a hand that
 would have been a flush, an overtrump the seat was obliged to make…).
 
-Kopilka is not resampled yet: :func:`resample_deal` refuses it with a clear
-error.
+Kopilka has its own proposals (:mod:`mushka.engine.resample_kopilka`: K6-K8
+groups and picks, draws, passes and take-backs), checked the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from mushka.engine import new_deal
 from mushka.engine.actions import PASS, PLAYS, TAKES, Action, stand_mask
 from mushka.engine.deal import Deal
 from mushka.engine.events import Dealt, Declared, Event, Played, Shown, TookTurnup, TrickTaken, TurnedUp
+from mushka.engine.resample_kopilka import resample_kopilka
 from mushka.engine.steps import StepDeal
 from mushka.errors import IllegalActionError, MushkaError
 from mushka.i18n import add_texts
@@ -39,6 +40,9 @@ TRIES: Final = 500
 def resample_steps(steps: StepDeal, seat: int, rng: random.Random, *, tries: int = TRIES) -> StepDeal:
     """:func:`resample_deal` on a step deal: the steps leading to a consistent deal."""
     deal = steps.deal
+    if deal is None and len(steps._deck) == steps.rules.deck_size:
+        # K7: a pick is due; nobody decides at a chance step.
+        raise MushkaError("resample_at_chance", rule="K7")
     if deal is None:
         # While the deck is being dealt the seat knows only its cards so far:
         # deal the rest of its view again from the same prefix of its own cards.
@@ -70,14 +74,14 @@ def _dealing_prefix(steps: StepDeal, seat: int, rng: random.Random) -> list[int]
 def resample_deal(deal: Deal, seat: int, rng: random.Random, *, tries: int = TRIES) -> Deal:
     """A deal ``seat`` cannot tell from ``deal``, drawn from its view (see the module docstring).
 
-    Raises :class:`MushkaError` for kopilka (not supported yet) or if no
-    consistent deal turned up in ``tries`` proposals.
+    Raises :class:`MushkaError` if no consistent deal turned up in ``tries``
+    proposals.
     """
     rules = deal.rules
-    if not rules.has_trumps:
-        raise MushkaError("resample_unsupported", rule="K7", variant=rules.variant)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.n:
         raise MushkaError("bad_seat", seat=seat, players=deal.n)
+    if not rules.has_trumps:
+        return resample_kopilka(deal, seat, rng, tries)
     seen = deal.events(seat)
     for _ in range(tries):
         proposal = _propose(deal, seat, seen, rng)
@@ -306,9 +310,9 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
 
 
 add_texts({
-    "error.resample_unsupported": (
-        "resampling a deal from a seat's view is not available in {variant} yet.",
-        "пересдача по знаниям игрока пока недоступна в варианте {variant}.",
+    "error.resample_at_chance": (
+        "a random pick is due: resample at a player's decision, not at a chance step.",
+        "сейчас очередь случайного выбора карты: пересдавать можно перед решением игрока, не на шаге случая.",
     ),
     "error.resample_failed": (
         "no deal consistent with the seat's view turned up in {tries} tries.",
