@@ -227,8 +227,9 @@ class Game(ABC):
         deck = self._decks[index] if index < len(self._decks) else None
         picks = self._picks[index] if index < len(self._picks) else ()
         chance = random.Random(self._chance_seed * 1_000_003 + index)
+        state: dict[str, Any] = self._deal_state()
         deal = new_deal(self.rules, dealer, deck=deck, rng=chance, picks=picks,
-                        record_events=self._record_events, **self._deal_state())
+                        record_events=self._record_events, **state)
         self._game_events.append((index, DealStarted(index + 1, dealer, self._deals_planned())))
         return deal
 

@@ -311,7 +311,8 @@ def test_mi5_mi8_kc_cannot_be_discarded_nor_passed(tmp_path: Path) -> None:
         before = len(table.log)
         await pilot.press("p")
         assert app.shown("message").plain.startswith("MI8:")
-        await pilot.press(str(hand.index(Card("KC")) + 1), "space", "enter")
+        # MI5: the mark itself is refused (before, only the confirmed exchange was).
+        await pilot.press(str(hand.index(Card("KC")) + 1), "space")
         assert app.shown("message").plain.startswith("MI5:")
         assert len(table.log) == before and table.view().deal.hand == deal.hand
         await pilot.press("escape", "s")
@@ -601,11 +602,11 @@ def test_c22_a_flush_at_the_deal_ends_the_partie_at_once(tmp_path: Path) -> None
 
     async def scenario(pilot: Pilot[object]) -> None:
         assert isinstance(app.screen, TextScreen) and app.screen.kind == "summary"
-        assert "1 random wins the мушка (C22, MI13)" in app.screen.body.plain
+        assert "1 Glasha wins the mushka (C22)" in app.screen.body.plain
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, TextScreen) and app.screen.kind == "over"
-        assert "1 random wins." in app.screen.body.plain
+        assert "1 Glasha wins." in app.screen.body.plain
         log = " ".join(app.shown("log").plain.split())
         assert "Seat 1 shows five of a suit" in log and "wins the мушка" in log
         await pilot.press("enter")

@@ -29,6 +29,7 @@ from mushka.cli.common import (
 )
 from mushka.cli.simulate_cmd import BotsOpt, JobsOpt, ProgressOpt, check_numbers, progress_bar
 from mushka.i18n import add_texts, tr
+from mushka.sim.errors import SimulationError
 from mushka.sim.play import Table, default_jobs, run_jobs, split_bot_specs
 from mushka.sim.summary import interval_cell, rate_cell
 from mushka.sim.tournament import plan_tournament, rate
@@ -101,6 +102,9 @@ def register(app: typer.Typer) -> None:
         lang_ = pick_lang(lang)
         check_numbers(games=games, jobs=jobs, max_deals=max_deals, confidence=confidence, resamples=resamples)
         rules = build_rules(variant, players, option)
+        if not bots:
+            # Without --bots the entrants' list would be empty: say what to give instead.
+            raise SimulationError("tournament_no_bots")
         plan = plan_tournament(split_bot_specs(bots or []), rules, fmt=fmt, seatings=seatings,
                                seeds=games, base_seed=seed)
         jobs_list = plan.jobs()
@@ -126,6 +130,9 @@ add_texts({
                     "Турнир {format}: {games} игр ({seeds} наборов сдач × столов: {tables}, рассадка: "
                     "{seatings})."),
     "tour.ratings": ("Ratings", "Рейтинги"),
+    "error.tournament_no_bots": ("no bot given: a tournament needs at least 2 bots, e.g. --bots club,beginner",
+                                 "не указан ни один бот: для турнира нужно не меньше 2 ботов, "
+                                 "например --bots club,beginner"),
     "tour.pairwise": ("Pairwise scores (share of comparisons won)", "Попарный счёт (доля выигранных сравнений)"),
     "tour.col.elo": ("Elo ({pct}%)", "Эло ({pct}%)"),
     "tour.col.money": ("money ({pct}%)", "деньги ({pct}%)"),

@@ -48,6 +48,9 @@ class ServerConfig:
     besides the server's own address (e.g. its public name behind a reverse proxy)."""
     max_tables: int = 2000
     """Tables held in memory at once (waiting, playing, or recently over)."""
+    public_url: str | None = None
+    """The address friends reach this server at (``http://192.168.1.20:8000/``): invitation
+    links are built on it; without it, on the address the page was opened at."""
     max_connections: int = 64
     """Connections to one table (players and spectators)."""
     hello_timeout: float = 15.0

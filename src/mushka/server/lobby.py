@@ -405,7 +405,7 @@ class Lobby:
                                         privileged=v.privileged.code, options=options))
         c = self.config
         return Meta(server=__version__, variants=variants, bots=list(self.services.bots),
-                    default_bot=self.services.default_bot,
+                    default_bot=self.services.default_bot, public_url=c.public_url,
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,

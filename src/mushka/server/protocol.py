@@ -444,6 +444,8 @@ class Meta(Message):
     bots: list[str]
     default_bot: str
     limits: Limits
+    public_url: str | None = None
+    """The address friends reach the server at, if the host gave one (invitation links use it)."""
 
 
 class RuleOut(Message):
