@@ -72,7 +72,11 @@ def test_an_illegal_action_is_refused_with_its_rule_and_changes_nothing(client: 
     assert me.until(lambda m: m["type"] == "error")["code"] == "duplicate_cards"
     me.act("dance")
     error = me.until(lambda m: m["type"] == "error")
-    assert error["code"] == "bad_action" and error["rule"] == "P5" and "dance" in error["message"]
+    # §4: the rule of the phase that asked for an action (C7: declaring), or N2 for a card code.
+    assert error["code"] == "bad_action" and error["rule"] in ("C7", "N2") and "dance" in error["message"]
+    me.act("stand ZZ")
+    error = me.until(lambda m: m["type"] == "error")
+    assert error["code"] == "bad_action" and error["rule"] == "N2" and error["message"].startswith("N2: ")
     me.send({"type": "resync", "id": 9})
     state = me.until(lambda m: m["type"] == "state")
     assert state["id"] == 9 and (state["version"], state["view"]) == before
