@@ -272,12 +272,23 @@ class MushkaObserver:
         self.layout = layout
         self.tensor = np.zeros(self.layout.size, np.float32)
         self.dict = {name: self.tensor[self.layout.slice(name)] for name, _ in self.layout.segments}
+        self._initial: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
 
     def set_from(self, state: MushkaState, player: int) -> None:
         """Fill the tensor with what ``player`` knows in ``state``."""
         steps = state.steps
-        values = steps.information_state(player) if self.perfect_recall else steps.observation(player)
-        self.tensor[:] = np.frombuffer(values, np.float32)
+        if not steps.history:
+            # OpenSpiel's C++ side learns the tensor's shape by observing a fresh
+            # initial state at every ``observation_tensor()`` call: all fresh states
+            # of a game look alike, so their tensor is computed once per seat.
+            cached = self._initial.get(player)
+            if cached is None:
+                values = steps.information_state(player) if self.perfect_recall else steps.observation(player)
+                cached = self._initial[player] = np.frombuffer(values, np.float32).copy()
+            self.tensor[:] = cached
+        else:
+            values = steps.information_state(player) if self.perfect_recall else steps.observation(player)
+            self.tensor[:] = np.frombuffer(values, np.float32)
         if self.public_only:
             for name in _PRIVATE:
                 if name in self.dict:
