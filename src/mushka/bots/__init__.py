@@ -1,4 +1,4 @@
-"""Opponents: the bot protocol and the bots (random, heuristic, search, oracle)."""
+"""Opponents: the bot protocol, the bots (random, heuristic, search, oracle …) and the levels offered to people."""
 
 from mushka.bots.base import (
     BOTS,
@@ -11,6 +11,17 @@ from mushka.bots.base import (
     play_game,
     register_bot,
 )
+from mushka.bots.levels import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    describe_levels,
+    level,
+    level_ids,
+    levels,
+    strongest_bot,
+)
 
-__all__ = ["BOTS", "RESEARCH_ONLY", "Bot", "RandomBot", "fair_bots", "make_bot", "play_deal", "play_game",
-           "register_bot"]
+__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "RESEARCH_ONLY", "Bot", "Level", "RandomBot", "describe_levels",
+           "fair_bots", "level", "level_ids", "levels", "make_bot", "play_deal", "play_game", "register_bot",
+           "strongest_bot"]

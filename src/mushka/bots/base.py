@@ -131,7 +131,7 @@ def _load_builtin() -> None:
     """Import the bot modules that register themselves (if present)."""
     import importlib
 
-    for module in ("mushka.bots.heuristic", "mushka.bots.search", "mushka.bots.oracle"):
+    for module in ("mushka.bots.heuristic", "mushka.bots.search", "mushka.bots.oracle", "mushka.bots.levels"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -35,7 +35,8 @@ def register(app: typer.Typer) -> None:
         """
         lang_ = pick_lang(lang)
         try:
-            text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+            # Bytes: the record reader says clearly when they are not UTF-8.
+            text = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
         except OSError as exc:
             _fail(as_json, {"valid": False, "error": "OSError", "message": str(exc)}, str(exc), lang_)
             return

@@ -54,6 +54,16 @@ def register(app: typer.Typer) -> None:
             "--ws-deflate/--no-ws-deflate",
             help="Compress WebSocket messages (costs CPU on every message; they are small anyway).",
         )] = False,
+        allow_origin: Annotated[list[str] | None, typer.Option(
+            "--allow-origin",
+            help="Another origin whose pages may use this server (e.g. https://cards.example.org behind "
+                 "a reverse proxy); repeat for more. The server's own address is always allowed.",
+        )] = None,
+        per_address: Annotated[int, typer.Option(
+            "--per-address", min=0,
+            help="WebSocket connections one client address may hold at once (0: no limit; raise it "
+                 "for load tests from one machine).",
+        )] = 64,
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -66,7 +76,7 @@ def register(app: typer.Typer) -> None:
         from mushka.server import ServerConfig, create_app
         from mushka.server.config import WEB_DIR
         from mushka.server.lobby import available_bots
-        from mushka.server.protocol import MAX_MESSAGE_BYTES
+        from mushka.server.serving import uvicorn_options
         from mushka.server.store import SqliteSync, SqlStore, shown_url
 
         lang_ = pick_lang(lang)
@@ -97,18 +107,16 @@ def register(app: typer.Typer) -> None:
         config = ServerConfig(database_url=database_url, sqlite_sync=sync, grace=grace, bot_delay=bot_delay,
                               default_bot=bot, web_dir=web_dir, rate=rate, burst=max(20, int(rate * 4)),
                               http_rate=http_rate, http_burst=max(30, int(http_rate * 30)),
-                              max_tables=max_tables)
+                              max_tables=max_tables, allowed_origins=tuple(allow_origin or ()),
+                              ws_per_address=per_address)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         url = f"http://{shown}:{port}/"
         console.print(tr("server.open", lang_, url=url, db=escape(shown_url(database_url))))
         if not (web_dir / "index.html").is_file():
             console.print(tr("server.no_web", lang_, url=url))
-        # Frames larger than a few messages are cut off by uvicorn itself; the
-        # server answers anything between with a clear P1 error.
         try:
             uvicorn.run(create_app(config, store=store), host=host, port=port, log_level=level,
-                        ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES * 16, ws_ping_interval=20,
-                        ws_ping_timeout=20, ws_per_message_deflate=ws_deflate)
+                        **uvicorn_options(config, ws_deflate=ws_deflate))
         finally:
             store.close()
 

@@ -106,12 +106,17 @@ class Record:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
 
     @classmethod
-    def loads(cls, text: str) -> Record:
-        """Read a record from JSON text (see :meth:`from_json`)."""
+    def loads(cls, text: str | bytes) -> Record:
+        """Read a record from JSON text, or from bytes in UTF-8 (see :meth:`from_json`)."""
         try:
             data = json.loads(text)
+        except UnicodeDecodeError as exc:
+            raise RecordError("record_syntax", problem=LocalText(
+                "rec.not_utf8", position=exc.start)) from None
         except json.JSONDecodeError as exc:
             raise RecordError("record_syntax", problem=LocalText("rec.not_json", detail=str(exc))) from None
+        except RecursionError:
+            raise RecordError("record_syntax", problem=LocalText("rec.too_deep")) from None
         return cls.from_json(data)
 
     @classmethod
@@ -157,6 +162,16 @@ class Record:
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("record_syntax", problem=LocalText("rec.meta"))
+        if "max_deals" in meta:
+            limit = meta["max_deals"]
+            if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+                raise RecordError("record_syntax", problem=LocalText("rec.max_deals", value=repr(limit)[:32]))
+        if level == "game":
+            for number, deal in enumerate(deals, 1):
+                if deal.state:
+                    # A game carries the money from deal to deal itself (K24); a starting
+                    # state belongs to a record of one deal only.
+                    raise RecordError("record_syntax", problem=LocalText("rec.state_in_game", deal=number))
         return cls(
             variant=variant, players=players,
             options={k: _option_text(v) for k, v in options.items()},
@@ -306,8 +321,10 @@ def replay(record: Record) -> Game | Deal:
         return deal
     limit = record.meta.get("max_deals")
     extra: dict[str, Any] = {}
-    if rules.has_trumps and isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
-        extra["max_deals"] = limit  # the safety limit the partie was played with
+    if limit is not None:
+        if not rules.has_trumps:
+            raise RecordError("record_syntax", problem=LocalText("rec.max_deals_kopilka"))
+        extra["max_deals"] = limit  # the safety limit the partie was played with (checked when read)
     # rng=0: a record that lacks some chance outcomes still replays the same way
     # every time, and _check_picks then reports it (N4).
     game = _make(lambda: new_game(
@@ -394,6 +411,28 @@ add_texts({
     "rec.not_json": (
         "not JSON: {detail}",
         "это не JSON: {detail}",
+    ),
+    "rec.not_utf8": (
+        "not text in UTF-8 (byte {position})",
+        "это не текст в UTF-8 (байт {position})",
+    ),
+    "rec.too_deep": (
+        "arrays and objects are nested too deeply for a record",
+        "массивы и объекты вложены слишком глубоко для записи партии",
+    ),
+    "rec.max_deals": (
+        "'meta.max_deals' must be a whole number of deals from 1 (it is {value})",
+        "поле 'meta.max_deals' должно быть целым числом сдач от 1 (сейчас {value})",
+    ),
+    "rec.max_deals_kopilka": (
+        "'meta.max_deals' limits a partie of classic or mistigri; a kopilka session has no such limit",
+        "поле 'meta.max_deals' ограничивает партию классики или мистигри; у копилки такого предела нет",
+    ),
+    "rec.state_in_game": (
+        "deal {deal}: 'state' belongs to a record of one deal; in a game record the money "
+        "goes on from deal to deal (K24)",
+        "сдача {deal}: поле 'state' бывает только в записи одной сдачи; в записи игры деньги "
+        "переходят из сдачи в сдачу (K24)",
     ),
     "rec.object": (
         "a record is a JSON object",

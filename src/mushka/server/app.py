@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -22,6 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -32,6 +32,7 @@ from mushka import __version__
 from mushka.errors import MushkaError
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
+from mushka.server.guards import SecurityHeaders, check_json_body, check_origin
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CreateTable,
@@ -45,7 +46,8 @@ from mushka.server.protocol import (
 )
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.store import SqlStore, TableStore
-from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem
+from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
+from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
 
@@ -119,7 +121,11 @@ def error_reply(error: MushkaError, lang: str) -> Response:
     """Any mushka error as an HTTP error with its code, rule and message."""
     status = HTTP_STATUS.get(error.code, 400) if isinstance(error, ProtocolError) else 400
     body = ErrorReply(error=ErrorBody(code=error.code, rule=error.rule, message=error.message(lang)))
-    return json_reply(body, status)
+    reply = json_reply(body, status)
+    if status == 413:
+        # The rest of the body is not read: the connection ends with this reply.
+        reply.headers["connection"] = "close"
+    return reply
 
 
 def create_app(config: ServerConfig | None = None, *, store: TableStore | None = None) -> Starlette:
@@ -165,20 +171,30 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return endpoint
 
     async def read_body(request: Request, model: type[M]) -> M:
+        check_origin(request.scope, cfg.allowed_origins)
+        check_json_body(request.scope)
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > cfg.max_body_bytes:
             raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
-        raw = await request.body()
-        if len(raw) > cfg.max_body_bytes:
-            raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
+        # Read as it comes and stop at the limit: a body sent without a length (chunked)
+        # must not be read whole before it is found too large.
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > cfg.max_body_bytes:
+                raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
         try:
-            data: Any = json.loads(raw or b"{}")
-        except ValueError:
-            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
+            data: Any = strict_loads(bytes(raw) or b"{}")
+        except JsonRefused as exc:
+            refusal = refused_json(exc)
+            if refusal.code == "not_json":
+                raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
+            raise refusal from None
         if not isinstance(data, dict):
             raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
         try:
-            return model.model_validate(data)
+            # Strict: no "1" or true for a number, no 1.0 for a whole number (P2).
+            return model.model_validate(data, strict=True)
         except ValidationError as exc:
             raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
 
@@ -259,6 +275,12 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return json_reply(RecordList(records=await lobby().records(count, offset)))
 
     async def table_socket(websocket: WebSocket) -> None:
+        try:
+            check_origin(websocket.scope, cfg.allowed_origins)
+        except ProtocolError as exc:
+            log.warning("WebSocket refused: %s", exc.message("en"))
+            await websocket.close(4403)  # before the handshake: the browser sees a 403
+            return
         await Connection(websocket, lobby(), websocket.path_params["table_id"]).run()
 
     routes: list[BaseRoute] = [
@@ -283,7 +305,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
                                  "protocol": "docs/protocol.md"})
 
         routes.append(Route("/", no_front_end, methods=["GET"]))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.holder = holder
     return app
 

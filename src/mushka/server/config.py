@@ -42,11 +42,23 @@ class ServerConfig:
     """P6: tables created or joined per second per address, on average."""
     http_burst: int = 30
     max_body_bytes: int = 16384
+    """P1: the largest HTTP request body read (a longer one is cut off as it arrives: 413)."""
+    allowed_origins: tuple[str, ...] = ()
+    """P13: pages of other origins that may call the API and open WebSockets (``https://host``),
+    besides the server's own address (e.g. its public name behind a reverse proxy)."""
     max_tables: int = 2000
     """Tables held in memory at once (waiting, playing, or recently over)."""
     max_connections: int = 64
     """Connections to one table (players and spectators)."""
     hello_timeout: float = 15.0
+    request_timeout: float = 10.0
+    """Seconds an HTTP request may take to arrive whole, headers and body (slow senders are cut off)."""
+    keep_alive: float = 5.0
+    """Seconds an HTTP connection may stay idle between two requests."""
+    http_per_address: int = 32
+    """HTTP connections one client address may hold at once (0: no limit)."""
+    ws_per_address: int = 64
+    """WebSocket connections one client address may hold at once, over every table (0: no limit)."""
     queue_size: int = 512
     """Messages waiting for a slow connection before it is dropped (it can resync)."""
     keep_finished: float = 900.0

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -46,7 +45,8 @@ from mushka.server.protocol import (
 )
 from mushka.server.ratelimit import TokenBucket
 from mushka.server.table import Table, TableMoved
-from mushka.server.texts import ProtocolError, ValidationProblem
+from mushka.server.texts import ProtocolError, ValidationProblem, refused_json
+from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
 
@@ -182,16 +182,17 @@ class Connection:
         if size > self.config.max_message_bytes:
             raise ProtocolError("too_large", rule="P1", size=size, limit=self.config.max_message_bytes)
         try:
-            raw = json.loads(text)
-        except ValueError:
-            raise ProtocolError("not_json", rule="P1") from None
+            raw = strict_loads(text)
+        except JsonRefused as exc:
+            raise refused_json(exc) from None
         if not isinstance(raw, dict):
             raise ProtocolError("not_object", rule="P1")
         kind = raw.get("type")
         if not isinstance(kind, str) or kind not in HANDLERS:
             raise ProtocolError("unknown_type", rule="P2", kind=str(kind)[:32], known=", ".join(CLIENT_TYPES))
         try:
-            message: ClientMessage = CLIENT_MESSAGE.validate_python(raw)
+            # Strict: no "1" or true for a number, no 1.0 for a whole number (P2).
+            message: ClientMessage = CLIENT_MESSAGE.validate_python(raw, strict=True)
         except ValidationError as exc:
             raise ProtocolError("bad_message", rule="P2", kind=kind, problem=ValidationProblem(exc)) from None
         if not self.greeted and kind != "hello":

@@ -112,8 +112,19 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "no_table": 404, "no_record": 404,
     "not_over": 409, "not_waiting": 409, "seat_taken": 409, "no_open_seat": 409,
     "body_too_large": 413, "rate_limited": 429, "full": 503,
+    "bad_origin": 403, "bad_content_type": 415, "storage_down": 503, "too_many_connections": 429,
 }
 """HTTP status of each error code (400 for the rest)."""
+
+
+def refused_json(refusal: ValueError) -> ProtocolError:
+    """P1/P2: the error for JSON text the server does not read (a ``wire.JsonRefused``)."""
+    kind = getattr(refusal, "kind", "syntax")
+    if kind == "deep":
+        return ProtocolError("too_deep", rule="P1")
+    if kind == "duplicate":
+        return ProtocolError("duplicate_key", rule="P2", key=getattr(refusal, "key", ""))
+    return ProtocolError("not_json", rule="P1")
 
 
 def validation_problem(exc: ValidationError, lang: str) -> str:
@@ -144,6 +155,9 @@ add_texts({
     "server.error.too_large": ("the message has {size} bytes; at most {limit} are allowed",
                                "в сообщении {size} байт; допускается не больше {limit}"),
     "server.error.not_json": ("the message is not JSON text", "сообщение — не текст JSON"),
+    "server.error.too_deep": ("the message nests arrays and objects too deeply",
+                              "в сообщении слишком глубоко вложены массивы и объекты"),
+    "server.error.duplicate_key": ("the field {key!r} is given twice", "поле {key!r} указано дважды"),
     "server.error.not_object": ("the message must be a JSON object", "сообщение должно быть объектом JSON"),
     "server.error.unknown_type": ("unknown message type {kind!r}; known: {known}",
                                   "неизвестный тип сообщения {kind!r}; известны: {known}"),

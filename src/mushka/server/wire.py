@@ -171,3 +171,71 @@ def clean_name(name: str | None) -> str | None:
     cleaned = " ".join(printable.split())
     return cleaned or None
 
+
+
+MAX_DEPTH: Final = 16
+"""P1: the deepest nesting of arrays and objects a client's JSON may have (the protocol's
+deepest is three: a table's options inside a request)."""
+
+
+class JsonRefused(ValueError):
+    """JSON text the server does not read: ``kind`` is ``syntax``, ``deep`` or ``duplicate``
+    (then ``key`` is the key given twice)."""
+
+    def __init__(self, kind: str, key: str = "") -> None:
+        """A refusal of ``kind``."""
+        super().__init__(kind)
+        self.kind = kind
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            # Two values for one field: which one a reader takes differs between readers,
+            # so the message means nothing certain and is refused (P2).
+            raise JsonRefused("duplicate", key[:32])
+        out[key] = value
+    return out
+
+
+def _too_deep(text: str | bytes, limit: int) -> bool:
+    """Whether brackets outside strings nest deeper than ``limit`` (checked before parsing,
+    so that a deeply nested text costs one scan, not the parser's recursion)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False  # the common case, at C speed: too few brackets to nest that deep
+    depth = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def strict_loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+    """JSON text as Python values, refusing what a strict reader must (:class:`JsonRefused`):
+    text that is not JSON or not UTF-8, nesting deeper than ``max_depth``, and an object
+    with the same key twice."""
+    if _too_deep(text, max_depth):
+        raise JsonRefused("deep")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except JsonRefused:
+        raise
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise JsonRefused("syntax") from None

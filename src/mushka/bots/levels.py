@@ -1,0 +1,161 @@
+"""Levels for people: named opponents from beginner to expert.
+
+People choose an opponent by how well it plays, not by its algorithm.  A
+:class:`Level` has a stable id (``beginner``, ``casual``, ``club``,
+``strong``, ``expert``: what a front end stores and sends), a name and a
+one-line description in English and Russian, and the bot spec that plays
+it.  The spec behind a level may change from release to release as the bots
+get stronger; the id and its place in the order do not.
+
+Every level id is also a bot name: ``make_bot("expert")`` builds the level's
+bot (named after the level, so that reports and score sheets say
+``expert``).  :func:`strongest_bot` is the spec of the strongest fair level:
+what benchmarks measure against and what a table seats when nobody chose.
+
+The ratings are measured (``docs/bots.md``): each level's money per game
+against the others, on duplicate deals, converted to an Elo-like scale
+anchored at ``club`` = 1500.  ``None`` means not measured yet.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from mushka.bots.base import Bot, check_number, make_bot, register_bot
+from mushka.bots.heuristic import HeuristicBot
+from mushka.engine import Action
+from mushka.errors import OptionsError
+from mushka.i18n import add_texts, tr
+from mushka.match import GameView
+
+
+class NoviceBot:
+    """The rules of thumb with mistakes: a share of its choices is any legal action.
+
+    ``mistakes`` is the chance that a decision with a choice is made at
+    random among the legal actions instead of by the rules of thumb; a
+    beginner misplays about one decision in three, a casual player one in
+    eight.  Registered as ``novice``.
+    """
+
+    name = "novice"
+
+    def __init__(self, mistakes: float = 0.3) -> None:
+        """``mistakes`` from 0 (the heuristic bot) to 1 (the random bot)."""
+        self.mistakes = check_number("novice", "mistakes", mistakes, 0, 1)
+        self._rules = HeuristicBot()
+
+    def choose(self, view: GameView, rng: random.Random) -> Action:
+        """A rules-of-thumb action, or a random legal one with chance ``mistakes``."""
+        legal = view.deal.legal
+        if len(legal) > 1 and rng.random() < self.mistakes:
+            return rng.choice(legal)
+        return self._rules.choose(view, rng)
+
+
+register_bot("novice", NoviceBot)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of play offered to people."""
+
+    id: str
+    """The stable id (what front ends store and send; also a bot name)."""
+    spec: str
+    """The bot spec that plays this level today (may change between releases)."""
+    rating: float | None = None
+    """The measured rating (Elo-like, ``club`` = 1500), ``None`` until measured."""
+
+    def title(self, lang: str = "en") -> str:
+        """The level's name in ``lang`` (``en`` or ``ru``)."""
+        return tr(f"level.{self.id}", lang)
+
+    def blurb(self, lang: str = "en") -> str:
+        """One line on how the level plays, in ``lang``."""
+        return tr(f"level.{self.id}.blurb", lang)
+
+    def describe(self, lang: str = "en") -> dict[str, object]:
+        """What a front end shows: id, name, description, rating (JSON-ready)."""
+        return {"id": self.id, "name": self.title(lang), "blurb": self.blurb(lang), "rating": self.rating}
+
+    def make(self) -> Bot:
+        """A fresh bot that plays this level, named after it."""
+        bot = make_bot(self.spec)
+        bot.name = self.id
+        return bot
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "novice:mistakes=0.35"),
+    Level("casual", "novice:mistakes=0.12"),
+    Level("club", "heuristic"),
+    Level("strong", "search:iterations=600,seconds=0.3"),
+    Level("expert", "search:iterations=2000,seconds=0.3"),
+)
+"""Every level, weakest first (the order is part of the contract)."""
+
+DEFAULT_LEVEL = "strong"
+"""The level a front end proposes first (a fair game for most players)."""
+
+
+def levels() -> list[Level]:
+    """Every level, weakest first."""
+    return list(LEVELS)
+
+
+def level_ids() -> list[str]:
+    """The stable ids of the levels, weakest first."""
+    return [lv.id for lv in LEVELS]
+
+
+def level(level_id: str) -> Level:
+    """The level with id ``level_id``, or an :class:`OptionsError` naming the known ones."""
+    for lv in LEVELS:
+        if lv.id == level_id:
+            return lv
+    raise OptionsError("unknown_level", name=level_id, known=", ".join(level_ids()))
+
+
+def describe_levels(lang: str = "en") -> list[dict[str, object]]:
+    """Every level as a front end shows it (id, name, description, rating), weakest first."""
+    return [lv.describe(lang) for lv in LEVELS]
+
+
+def strongest_bot() -> str:
+    """The bot spec of the strongest fair level (benchmarks and the default opponent use it)."""
+    return LEVELS[-1].spec
+
+
+def _level_factory(lv: Level) -> object:
+    def factory() -> Bot:
+        return lv.make()
+
+    factory.__doc__ = f"The {lv.id} level ({lv.spec})."
+    return factory
+
+
+for _lv in LEVELS:
+    register_bot(_lv.id, _level_factory(_lv))  # type: ignore[arg-type]
+
+
+add_texts({
+    "level.beginner": ("Beginner", "Новичок"),
+    "level.beginner.blurb": ("knows the rules, often misplays: one decision in three is a guess",
+                             "знает правила, но часто ошибается: каждый третий ход наугад"),
+    "level.casual": ("Casual", "Любитель"),
+    "level.casual.blurb": ("plays sensibly, with a slip now and then",
+                           "играет толково, но иногда ошибается"),
+    "level.club": ("Club player", "Клубный игрок"),
+    "level.club.blurb": ("sound rules of thumb: counts trumps, ducks, keeps the ace for a sure trick",
+                         "твёрдые правила: считает козыри, сносит лишнее, бережёт туза для верной взятки"),
+    "level.strong": ("Strong", "Сильный"),
+    "level.strong.blurb": ("thinks ahead: tries each move over many possible deals",
+                           "думает наперёд: проверяет каждый ход на множестве возможных раскладов"),
+    "level.expert": ("Expert", "Мастер"),
+    "level.expert.blurb": ("the strongest opponent: weighs the most possible deals before each move",
+                           "сильнейший соперник: перед каждым ходом взвешивает больше всех раскладов"),
+    "error.unknown_level": ("unknown level {name!r}; known: {known}",
+                            "неизвестный уровень {name!r}; известны: {known}"),
+})

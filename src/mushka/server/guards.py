@@ -1,0 +1,147 @@
+"""What keeps a foreign page, a greedy client or a slow one from hurting the others.
+
+- :class:`SecurityHeaders` puts a content security policy, framing and
+  referrer rules on every HTTP response, the page's own files included.
+- :func:`check_origin` (P13): a browser says which page a request comes from
+  (``Origin``); requests and WebSockets from another site's page are refused,
+  so a foreign page cannot make its visitors take seats or play.  Programs
+  that send no ``Origin`` are not browsers and pass; a deployment behind a
+  reverse proxy under another name lists its public origins
+  (``ServerConfig.allowed_origins``, ``mushka serve --allow-origin``).
+- :class:`AddressCounter`: connections per client address (P12), so that
+  one address cannot hold every socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, MutableMapping
+from typing import Any, Final
+
+from mushka.i18n import add_texts
+from mushka.server.texts import ProtocolError
+
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The page loads only its own files and talks only to its own server (WebSockets included:
+``'self'`` covers ``ws:``/``wss:`` of the same host); no other site may frame it."""
+
+HEADERS: Final = (
+    (b"content-security-policy", CSP.encode("ascii")),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+)
+"""Added to every HTTP response."""
+
+Scope = MutableMapping[str, Any]
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`HEADERS` on every HTTP response."""
+
+    def __init__(self, app: Any) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        """Pass the call on, adding the headers to the start of the response."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(n, v) for n, v in HEADERS if n not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def own_origins(scope: Scope) -> set[str]:
+    """The origins of this server as the request reached it (its ``Host``, in http and https:
+    a TLS-terminating proxy in front changes the scheme, not the host)."""
+    host = _header(scope, b"host")
+    if not host:
+        return set()
+    host = host.strip().lower()
+    return {f"http://{host}", f"https://{host}"}
+
+
+def check_origin(scope: Scope, allowed: Iterable[str]) -> None:
+    """P13: refuse a request or WebSocket that a browser sends from another site's page."""
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return  # not a browser (curl, the bots, the test clients): nothing to protect them from
+    origin = origin.strip().lower().rstrip("/")
+    if origin in own_origins(scope) or origin in {a.strip().lower().rstrip("/") for a in allowed}:
+        return
+    raise ProtocolError("bad_origin", rule="P13", origin=origin[:64])
+
+
+def check_json_body(scope: Scope) -> None:
+    """P13: a body must be declared ``application/json`` (a form or ``text/plain`` is what a
+    foreign page can send without asking; JSON it cannot, across sites)."""
+    kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ProtocolError("bad_content_type", rule="P13", given=kind[:64] or "—")
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address (the peer of the socket)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+class AddressCounter:
+    """Open connections per address, with a cap."""
+
+    def __init__(self, cap: int) -> None:
+        """At most ``cap`` connections per address (0: no cap)."""
+        self.cap = cap
+        self.counts: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Count one more connection of ``address``; ``False`` (nothing counted) beyond the cap."""
+        now = self.counts.get(address, 0)
+        if self.cap and now >= self.cap:
+            return False
+        self.counts[address] = now + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        """A connection of ``address`` ended."""
+        now = self.counts.get(address, 0) - 1
+        if now > 0:
+            self.counts[address] = now
+        else:
+            self.counts.pop(address, None)
+
+
+add_texts({
+    "server.error.bad_origin": (
+        "requests from the page {origin} are not accepted; open the game from this server's own address",
+        "запросы со страницы {origin} не принимаются; откройте игру по адресу самого сервера",
+    ),
+    "server.error.bad_content_type": (
+        "the body must be sent as application/json (it was {given})",
+        "тело запроса нужно отправлять как application/json (пришло {given})",
+    ),
+    "server.error.too_many_connections": (
+        "too many connections from your address (at most {limit}); close some and try again",
+        "слишком много соединений с вашего адреса (не больше {limit}); закройте лишние и повторите",
+    ),
+})
