@@ -36,6 +36,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cluster", default="auto", help="auto (this job's cluster) or ray://HOST:PORT")
     parser.add_argument("--save", type=Path, default=None, help="write the rows as JSON to this file")
+    parser.add_argument("--json", action="store_true", help="print the rows as one line of JSON, not the table")
     args = parser.parse_args()
     configs = [c for c in default_configs() if not c.slow and (not args.only or c.label in args.only)]
     rows = []
@@ -48,7 +49,7 @@ def main() -> int:
             print(f"{config.label}: {row['sessions']} sessions in {row['seconds']} s", file=sys.stderr)
     if args.save is not None:
         args.save.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(markdown(rows))
+    print(json.dumps(rows, ensure_ascii=False) if args.json else markdown(rows))
     return 0
 
 

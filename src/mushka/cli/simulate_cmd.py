@@ -59,7 +59,7 @@ BotsOpt = Annotated[
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes of this machine (default: "
                                              "every core; a cluster uses all its CPUs).")]
 ClusterOpt = Annotated[str, typer.Option("--cluster", help=f"Where to play: {CLUSTER_HELP} (needs the "
-                                         "[cluster] extra); see docs/cluster.md.")]
+                                         "\\[cluster] extra); see docs/cluster.md.")]
 RuntimeEnvOpt = Annotated[
     str | None,
     typer.Option("--runtime-env", help="Ray runtime_env for the workers, as JSON or a JSON file "

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from mushka.bots import BOTS, make_bot
+from mushka.errors import MushkaError
 from mushka.rules import make_rules
-from mushka.sim.executors import CLUSTER_HELP, Backend, open_backend
+from mushka.sim.executors import CLUSTER_HELP, Backend, check_cluster, open_backend
 from mushka.sim.play import GameStats, Table, default_jobs, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.stats import mean_ci, proportion_ci
 from mushka.sim.summary import unluckiest
@@ -206,6 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, default=None, help="also write the rows as JSON to this file")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of Markdown")
     args = parser.parse_args(argv)
+    try:
+        check_cluster(args.cluster)
+    except MushkaError as exc:
+        parser.error(exc.message("en"))
     configs = default_configs(args.search_budget)
     if args.only:
         configs = [c for c in configs if c.label in args.only]
