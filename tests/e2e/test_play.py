@@ -74,6 +74,10 @@ def test_classic_deal_played_by_clicking(open_page, live_server, shot, page_erro
                     illegal.first.click(force=True)
                     refusal = page.locator("[data-testid=refusal]")
                     expect(refusal).to_contain_text(re.compile(r"C1[24]"))
+                    # Cards in display form, no seat numbers (issue 10, bug 2).
+                    said = refusal.inner_text()
+                    assert not re.search(r"(?<![\w♠♣♦♥])[2-9TJQKA][SCDH]\b|by seat|seat \d", said), said
+                    assert re.search(r"[♠♣♦♥]", said), said
                     assert hand(page) == before
                     assert felt(page)["ply"] == state["ply"]
                     shot(page, "refused")
@@ -171,7 +175,7 @@ def test_kopilka_game_played_by_clicking(open_page, live_server, shot, page_erro
     page.locator("[data-key=tab-score]").click()
     sheet = page.locator("[data-testid=score-sheet]")
     expect(sheet).to_contain_text("game 1")
-    expect(sheet).to_contain_text("Pot")
+    expect(page.locator("[data-testid=panel-score]")).to_contain_text("Pot")
     assert not page_errors
 
 

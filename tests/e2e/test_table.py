@@ -37,7 +37,7 @@ def test_two_browsers_play_through_an_invitation(open_page, live_server, shot, p
     shot(boris, "guest-seated")
 
     anna.locator("[data-key=bot-2]").click()
-    expect(anna.locator("li[data-seat='2']")).to_contain_text("bot")
+    expect(anna.locator("li[data-seat='2']")).to_contain_text("plays at random")
     anna.locator("[data-key=start]").click()
     expect(anna.locator("[data-testid=felt]")).to_be_visible()
     expect(boris.locator("[data-testid=felt]")).to_be_visible()

@@ -54,7 +54,7 @@ def test_russian_interface(open_page, live_server, shot, page_errors):
         if state["phase"] == "play" and illegal.count():
             illegal.first.click(force=True)
             expect(page.locator("[data-testid=refusal]")).to_contain_text("Нельзя")
-            expect(page.locator("[data-testid=refusal]")).to_contain_text("недопустим")
+            expect(page.locator("[data-testid=refusal]")).to_contain_text("сейчас нельзя сыграть")
             shot(page, "table-ru-refusal")
             check_rule_button(page, live_server, "ru")
             page.locator("[data-key=tab-log]").click()

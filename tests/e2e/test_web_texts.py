@@ -85,3 +85,20 @@ def test_no_third_party_code_or_network_at_run_time():
     for path in [*JS, WEB / "index.html", WEB / "style.css"]:
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"""https?://(?!www\.w3\.org)""", source), f"{path.name} loads from the network"
+
+
+def test_every_option_has_a_title_in_words():
+    """Issue 10, bug 14: the page names every option in words, in both languages."""
+    from mushka.rules.options import OPTIONS
+
+    source = (WEB / "js" / "optionwords.js").read_text(encoding="utf-8")
+    titles = source[source.index("const TITLES"):source.index("const VALUES")]
+    named = {m[0]: m[1:] for m in re.findall(r'^\s+(\w+): \["([^"]+)", "([^"]+)"\]', titles, re.M)}
+    missing = sorted(o.name for o in OPTIONS if o.name not in named)
+    assert not missing, f"options without a title on the page: {missing}"
+    for name, (en, ru) in named.items():
+        assert "_" not in en and re.search(r"[А-Яа-яЁё]", ru), name
+    values = source[source.index("const VALUES"):]
+    words = set(re.findall(r'^\s+"?(\w+)"?: \[', values, re.M))
+    closed = {v for o in OPTIONS for v in o.values if not v.isdigit()}
+    assert not sorted(closed - words), f"option values without words: {sorted(closed - words)}"

@@ -39,7 +39,7 @@ def test_meta_lists_every_variant_with_its_options_and_defaults(client: TestClie
     kopilka = meta.variants[2]
     assert kopilka.players == [4] and kopilka.privileged == "AS"
     assert "random" in meta.bots and "oracle" not in meta.bots
-    assert meta.default_bot == ("heuristic" if "heuristic" in BOTS else "random")
+    assert meta.default_bot == ("strong" if "strong" in BOTS else "heuristic" if "heuristic" in BOTS else "random")
 
 
 def test_create_a_table_against_bots_at_once(client: TestClient) -> None:

@@ -67,7 +67,7 @@ def test_an_illegal_action_is_refused_with_its_rule_and_changes_nothing(client: 
     me.act(wrong)
     error = me.until(lambda m: m["type"] == "error")
     assert error["code"] == "illegal" and error["rule"] in ("C6", "C7")
-    assert error["message"].startswith(error["rule"] + ": ") and "недопустим" in error["message"]
+    assert error["message"].startswith(error["rule"] + ": ") and "нельзя" in error["message"]
     me.act("stand KS KS")
     assert me.until(lambda m: m["type"] == "error")["code"] == "duplicate_cards"
     me.act("dance")
@@ -428,6 +428,6 @@ def test_updates_carry_only_what_changed_and_name_the_players(client: TestClient
     assert mine["data"]["seat"] == 0 and mine["text"].startswith("Seat 0 (Anna) ")
     me.until(lambda m: m["type"] == "update" and m["seat"] in (1, 2))
     texts = [e["text"] for m in map(json.loads, me.received) for e in m.get("events", m.get("log", []))]
-    assert any(t.startswith(("Seat 1 (bot random) ", "Seat 2 (bot random) ")) for t in texts)
+    assert any(t.startswith(("Seat 1 (Glasha · plays at random) ", "Seat 2 (Mitya · plays at random) ")) for t in texts)
     assert len(json.dumps(changed)) < len(json.dumps(me.view)) / 2
     me.close()

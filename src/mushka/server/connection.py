@@ -64,7 +64,9 @@ class Connection:
         self.table_id = table_id
         self.table: Table | None = None
         self.seat: int | None = None
-        self.lang: Lang = "en"
+        # The page's language from ?lang= until its hello says it: errors sent
+        # before the hello (an unknown table) are then in the page's language too.
+        self.lang: Lang = "ru" if websocket.query_params.get("lang") == "ru" else "en"
         self.greeted = False
         self.strikes = 0
         self.bucket = TokenBucket(self.config.rate, self.config.burst)

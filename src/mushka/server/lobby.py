@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
-from mushka.bots import fair_bots
+from mushka.bots import DEFAULT_LEVEL, fair_bots
 from mushka.errors import MushkaError, OptionsError
 from mushka.records import Record
 from mushka.rules import Rules
@@ -61,8 +61,11 @@ def available_bots() -> list[str]:
 
 
 def pick_default_bot(names: list[str]) -> str:
-    """The heuristic bot when there is one, else the random bot."""
-    return "heuristic" if "heuristic" in names else "random"
+    """The level front ends propose first (``strong``) when offered, else the heuristic bot, else random."""
+    for name in (DEFAULT_LEVEL, "heuristic"):
+        if name in names:
+            return name
+    return "random"
 
 
 def seat_url(table_id: str, token: str) -> str:

@@ -37,7 +37,7 @@ from typing import Protocol
 from mushka import __version__
 from mushka.bots import Bot, make_bot
 from mushka.engine import Action, Deal, Event
-from mushka.errors import MushkaError, ParseError
+from mushka.errors import IllegalActionError, MushkaError, ParseError
 from mushka.i18n import tr
 from mushka.match import DealStarted, Game, new_game
 from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
@@ -60,7 +60,7 @@ from mushka.server.protocol import (
     Welcome,
 )
 from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot, TableStore
-from mushka.server.texts import EngineText, ProtocolError
+from mushka.server.texts import EngineText, ProtocolError, bot_persona, refusal
 from mushka.server.views import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
 from mushka.server.writer import WriteFailed, Writer
@@ -127,7 +127,7 @@ class Seat:
         if self.kind == "human":
             return self.name
         if self.kind == "bot" and self.bot:
-            return tr("server.bot_name", lang, bot=self.bot)
+            return bot_persona(self.index, self.bot, lang)
         return None
 
 
@@ -283,6 +283,11 @@ class Table:
             else:
                 names.append(s.name or tr("server.seat_name", "en", seat=s.index))
         return names
+
+    def names_by_lang(self) -> list[list[str]]:
+        """Each seat's name as players see it, in English and in Russian."""
+        return [[s.shown_name(lang) or tr("server.player_name", lang, seat=s.index + 1) for s in self.seats]
+                for lang in ("en", "ru")]
 
     def names(self) -> dict[str, list[str | None]]:
         """Per language, the names event sentences give the seats (made once per change of seats)."""
@@ -556,7 +561,11 @@ class Table:
             except ParseError as exc:
                 # The notation has no rule of the game; P5 is the protocol's rule for actions.
                 raise ProtocolError(exc.code, rule="P5", problem=EngineText(exc)) from None
-            await self._apply(client.seat, action)
+            try:
+                await self._apply(client.seat, action)
+            except IllegalActionError as exc:
+                # Told to the player in words: his action, the reason, whose turn it is by name.
+                raise refusal(exc, self.names_by_lang()) from None
 
     async def _apply(self, seat: int, action: Action) -> None:
         """Apply one action (the lock is held); raises, changing nothing, if it is illegal."""

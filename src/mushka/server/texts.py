@@ -12,8 +12,9 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from mushka.errors import MushkaError, OptionsError, render_param
-from mushka.i18n import add_texts, tr
+from mushka.engine import Action, Kind
+from mushka.errors import IllegalActionError, MushkaError, OptionsError, OutOfTurnError, render_param
+from mushka.i18n import LocalText, add_texts, tr
 from mushka.rules.options import OPTION_BY_NAME
 
 
@@ -96,6 +97,72 @@ class EngineText(Problem):
         text = self.error.message(lang)
         prefix = f"{self.error.rule}: "
         return text.removeprefix(prefix) if self.error.rule else text
+
+
+BOT_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("Fyodor", "Glasha", "Mitya", "Varya", "Savva", "Dunya", "Tikhon"),
+    "ru": ("Фёдор", "Глаша", "Митя", "Варя", "Савва", "Дуня", "Тихон"),
+}
+"""The names bots play under, by seat (the page uses the same, js/seats.js)."""
+
+BOT_LEVELS: Final[dict[str, str]] = {
+    "random": "random", "novice": "casual", "heuristic": "club", "search": "strong",
+    "beginner": "beginner", "casual": "casual", "club": "club", "strong": "strong", "expert": "expert",
+}
+"""The level word of each bot (a bot not listed reads as a plain bot)."""
+
+
+def bot_persona(seat: int, bot: str, lang: str) -> str:
+    """A bot as players see it: a person's name and a level, ``Фёдор · сильный``."""
+    names = BOT_NAMES["ru" if lang == "ru" else "en"]
+    level = tr(f"server.level.{BOT_LEVELS.get(bot.split(':', maxsplit=1)[0], 'bot')}", lang)
+    return f"{names[seat % len(names)]} · {level}"
+
+
+def action_words(action: Action, lang: str) -> str:
+    """An action as a player says it, cards in display form (``play A♠``, ``сыграть Т♠``)."""
+    cards = " ".join(c.display(lang) for c in action.cards)
+    kind = action.kind
+    key = {Kind.PLAY: "play", Kind.PASS: "pass", Kind.DRAW: "draw", Kind.TAKE: "take",
+           Kind.DISCARD: "discard"}.get(kind, "stand_cards" if action.cards else "stand")
+    return tr(f"server.action.{key}", lang, cards=cards)
+
+
+class Refusal(Problem):
+    """An action the engine refused, told to the player who tried it: his action in
+    words, the reason, and whose turn it is by name (never a seat number or a code)."""
+
+    def __init__(self, error: MushkaError, names: list[list[str]] | None = None) -> None:
+        """Wrap ``error``; ``names`` gives each seat's name in English and Russian."""
+        super().__init__(f"error.{error.code}")
+        self.error = error
+        self.names = names
+
+    def render(self, lang: str) -> str:
+        """The refusal in ``lang``."""
+        error = self.error
+        params = error.params
+        action = params.get("action")
+        if isinstance(error, OutOfTurnError) and isinstance(params.get("to_act"), int):
+            seat = params["to_act"]
+            assert isinstance(seat, int)
+            name = self.names[1 if lang == "ru" else 0][seat] if self.names else tr("server.seat_name", lang, seat=seat)
+            return tr("server.refusal.out_of_turn", lang, name=name)
+        reason = params.get("reason")
+        if error.code == "illegal" and isinstance(action, Action) and isinstance(reason, LocalText):
+            return tr("server.refusal.illegal", lang, action=action_words(action, lang), reason=reason.render(lang))
+        return EngineText(error).render(lang)
+
+
+def refusal(error: IllegalActionError, names: list[list[str]]) -> ProtocolError:
+    """The error a player gets for an action the engine refused, under the engine's rule."""
+    code = error.code if f"server.error.{error.code}" in _REFUSAL_CODES else "refused"
+    return ProtocolError(code, rule=error.rule, problem=Refusal(error, names))
+
+
+_REFUSAL_CODES: Final = frozenset(
+    f"server.error.{c}" for c in ("illegal", "out_of_turn", "deal_over", "game_over"))
+"""The engine's refusal codes kept as they are on the wire (docs/protocol.md)."""
 
 
 def options_error(error: OptionsError) -> ProtocolError:
@@ -191,6 +258,27 @@ add_texts({
     "server.error.bad_variant": ("{problem}", "{problem}"),
     "server.error.bad_players": ("{problem}", "{problem}"),
     "server.error.bad_action": ("{problem}", "{problem}"),
+    "server.error.refused": ("{problem}", "{problem}"),
+    "server.error.illegal": ("{problem}", "{problem}"),
+    "server.error.out_of_turn": ("{problem}", "{problem}"),
+    "server.error.deal_over": ("{problem}", "{problem}"),
+    "server.error.game_over": ("{problem}", "{problem}"),
+    "server.refusal.illegal": ("you may not {action} now: {reason}", "сейчас нельзя {action}: {reason}"),
+    "server.refusal.out_of_turn": ("it is not your turn: {name} is to act", "сейчас не ваш ход: ходит {name}"),
+    "server.action.play": ("play {cards}", "сыграть {cards}"),
+    "server.action.pass": ("pass", "пасовать"),
+    "server.action.draw": ("draw from the talon", "прикупать"),
+    "server.action.stand": ("stand", "играть без прикупа"),
+    "server.action.stand_cards": ("stand exchanging {cards}", "играть с прикупом вместо {cards}"),
+    "server.action.take": ("take the turned-up card discarding {cards}", "взять открытую карту со сбросом {cards}"),
+    "server.action.discard": ("discard {cards}", "сбросить {cards}"),
+    "server.level.random": ("plays at random", "наугад"),
+    "server.level.beginner": ("beginner", "новичок"),
+    "server.level.casual": ("casual", "любитель"),
+    "server.level.club": ("club player", "клубный игрок"),
+    "server.level.strong": ("strong", "сильный"),
+    "server.level.expert": ("expert", "мастер"),
+    "server.level.bot": ("bot", "бот"),
     "server.error.duplicate_cards": ("{problem}", "{problem}"),
     "server.error.no_table": ("there is no table {id!r}", "стола {id!r} нет"),
     "server.error.no_record": ("there is no finished game {id!r}", "законченной игры {id!r} нет"),
@@ -250,4 +338,5 @@ add_texts({
                       "Браузерная часть не установлена; API: {url}api/meta."),
     "server.bot_name": ("bot {bot}", "бот {bot}"),
     "server.seat_name": ("seat {seat}", "место {seat}"),
+    "server.player_name": ("player {seat}", "игрок {seat}"),
 })

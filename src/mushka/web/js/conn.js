@@ -44,7 +44,8 @@ export class TableConnection {
     const url = new URL(`ws/tables/${encodeURIComponent(this.tableId)}`, location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.hash = "";
-    url.search = "";
+    // The language travels in the address too, for errors sent before the hello.
+    url.search = `?lang=${lang()}`;
     return url.href;
   }
 

@@ -1,7 +1,9 @@
 // The page's texts in English and Russian, and the language switch.
 //
 // Every text the page shows comes from TEXTS by key.  The language is
-// remembered in localStorage and can be forced with ?lang=ru in the URL.
+// remembered in localStorage and can be forced with ?lang=ru in the URL; a
+// forced language is remembered too, and every link the page makes carries
+// it (withLang), so that it sticks from the lobby to the table and back.
 // Server messages (errors, rule texts, event sentences) arrive already in
 // the language the connection asked for.
 
@@ -14,7 +16,10 @@ let current = initialLang();
 
 function initialLang() {
   const forced = new URLSearchParams(location.search).get("lang");
-  if (LANGS.includes(forced)) return forced;
+  if (LANGS.includes(forced)) {
+    remember(forced);
+    return forced;
+  }
   try {
     const stored = localStorage.getItem(STORE_KEY);
     if (LANGS.includes(stored)) return stored;
@@ -22,6 +27,21 @@ function initialLang() {
     // Storage may be disabled (private mode); fall back to the browser's language.
   }
   return (navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en";
+}
+
+function remember(value) {
+  try {
+    localStorage.setItem(STORE_KEY, value);
+  } catch (_) {
+    // Not remembered across visits then; links still carry it.
+  }
+}
+
+/** `href` (a path of this site) with the current language in its query. */
+export function withLang(href) {
+  const url = new URL(href, location.href);
+  url.searchParams.set("lang", current);
+  return url.origin === location.origin ? `${url.pathname}${url.search}${url.hash}` : url.href;
 }
 
 /** The current language, `en` or `ru`. */
@@ -33,10 +53,12 @@ export function lang() {
 export function setLang(next) {
   if (!LANGS.includes(next) || next === current) return;
   current = next;
-  try {
-    localStorage.setItem(STORE_KEY, next);
-  } catch (_) {
-    // Not remembered across visits then; the switch still works now.
+  remember(next);
+  if (new URLSearchParams(location.search).has("lang")) {
+    // The address keeps saying the language shown, so a reload keeps it.
+    const url = new URL(location.href);
+    url.searchParams.set("lang", next);
+    history.replaceState(history.state, "", url);
   }
   document.documentElement.lang = next;
   translateStatic(document);

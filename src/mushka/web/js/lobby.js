@@ -5,7 +5,9 @@
 
 import { ApiError, createTable, joinTable, listRecords, listTables, meta } from "./api.js";
 import { h, preserveFocus, replace } from "./dom.js";
-import { lang, onLangChange, t } from "./i18n.js";
+import { lang, onLangChange, t, withLang } from "./i18n.js";
+import { optionTitle, optionValue } from "./optionwords.js";
+import { BOT_CHOICES, botChoice, botLevel, botName, recordName } from "./seats.js";
 import { savedName, saveName } from "./store.js";
 
 const REFRESH_MS = 15000;
@@ -100,7 +102,7 @@ export class LobbyPage {
       onchange: (e) => { this.players = Number(e.target.value); } },
     info.players.map((p) => h("option", { value: p, text: String(p), selected: p === players })));
     const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, onchange: (e) => { this.bot = e.target.value; } },
-      this.meta.bots.map((b) => h("option", { value: b, text: b, selected: b === this.bot })));
+      offeredBots(this.meta).map((b) => h("option", { value: b, text: botChoice(b), selected: b === this.bot })));
     const nameInput = h("input", { id: "player-name", type: "text", maxlength: 32, autocomplete: "nickname",
       value: this.name, dataset: { key: "name" }, oninput: (e) => { this.name = e.target.value; } });
     return h("section", { class: "panel", "aria-labelledby": "new-game-title" },
@@ -109,7 +111,7 @@ export class LobbyPage {
         variants,
         h("div", { class: "row" },
           h("label", { class: "field" }, t("players"), playerSelect),
-          h("label", { class: "field" }, t("bots"), botSelect),
+          h("label", { class: "field" }, t("opponents_level"), botSelect),
           h("label", { class: "field" }, t("your_name"), nameInput)),
         this.optionsBlock(info),
         h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" }, text: this.formError || "" }),
@@ -157,7 +159,7 @@ export class LobbyPage {
     }
     const help = lang() === "ru" ? o.help_ru : o.help_en;
     return h("div", { class: `option${o.name in this.values ? " changed" : ""}` },
-      h("label", { for: id, class: "name", text: o.name }),
+      h("label", { for: id, class: "name", title: o.name, text: optionTitle(o.name) }),
       h("div", {}, control),
       h("div", { class: "help", id: `${id}-help` }, `${help} `, h("span", { class: "muted", text: `[${o.rules.join(", ")}]` })));
   }
@@ -179,7 +181,7 @@ export class LobbyPage {
     try {
       const reply = await createTable(request);
       const token = reply.tokens[0];
-      location.assign(new URL(token.url, location.href).href);
+      location.assign(withLang(token.url));
     } catch (err) {
       this.busy = false;
       this.formError = err instanceof ApiError ? err.message : String(err);
@@ -212,10 +214,10 @@ export class LobbyPage {
     if (!tables.length) return h("p", { class: "muted", text: joinable ? t("no_open_tables") : t("no_games_playing") });
     return h("ul", { class: "list", dataset: { testid: joinable ? "open-tables" : "playing-tables" } }, tables.map((tbl) => {
       const open = tbl.seats.filter((s) => s.kind === "open").length;
-      const who = tbl.seats.map((s) => (s.kind === "human" ? s.name || "?" : s.kind === "bot" ? t("bot_named", { bot: s.bot || "" }) : t("open_seat")))
+      const who = tbl.seats.map((s) => (s.kind === "human" ? s.name || "?" : s.kind === "bot" ? `${botName(s.seat)} · ${botLevel(s.bot || "")}` : t("open_seat")))
         .join(", ");
       const title = `${variantName(this.meta, tbl)}${tbl.title ? ` — ${tbl.title}` : ""}`;
-      const href = `./?table=${encodeURIComponent(tbl.id)}`;
+      const href = withLang(`./?table=${encodeURIComponent(tbl.id)}`);
       return h("li", { dataset: { table: tbl.id } },
         h("span", { class: "grow" }, h("strong", { text: title }), " ",
           h("span", { class: "muted", text: `${t("players_n", { n: tbl.players })}; ${who}` }),
@@ -231,7 +233,7 @@ export class LobbyPage {
     saveName(name);
     try {
       const reply = await joinTable(id, { name: name || null });
-      location.assign(new URL(reply.token.url, location.href).href);
+      location.assign(withLang(reply.token.url));
     } catch (err) {
       this.listError = err.message;
       this.render();
@@ -243,11 +245,18 @@ export class LobbyPage {
     if (!this.records.length) return h("p", { class: "muted", text: t("no_finished_games") });
     return h("ul", { class: "list", dataset: { testid: "records" } }, this.records.map((r) => h("li", { dataset: { record: r.id } },
       h("span", { class: "grow" }, h("strong", { text: variantName(this.meta, r) }), " ",
-        h("span", { class: "muted", text: `${r.seats.join(", ")}; ${formatTime(r.finished)}` }),
+        h("span", { class: "muted", text: `${r.seats.map(recordName).join(", ")}; ${formatTime(r.finished)}` }),
         r.winner !== null && r.winner !== undefined
-          ? h("span", { class: "badge", text: t("won_by", { name: r.seats[r.winner] || r.winner }) }) : null),
-      h("a", { class: "btn small", href: `./?replay=${encodeURIComponent(r.id)}`, text: t("replay") }))));
+          ? h("span", { class: "badge", text: t("won_by", { name: recordName(r.seats[r.winner], r.winner) }) }) : null),
+      h("a", { class: "btn small", href: withLang(`./?replay=${encodeURIComponent(r.id)}`), text: t("replay") }))));
   }
+}
+
+/** The bots offered to a player: the levels (weakest first) and the random player; others by name only. */
+export function offeredBots(metaInfo) {
+  const known = BOT_CHOICES.filter((b) => metaInfo.bots.includes(b));
+  if (metaInfo.default_bot && !known.includes(metaInfo.default_bot)) known.push(metaInfo.default_bot);
+  return known.length ? known : metaInfo.bots;
 }
 
 /** A closed set of words that includes the default: offered as a choice. */
@@ -261,7 +270,7 @@ function isBoolean(o) {
 
 function valueLabel(word, o) {
   if (isBoolean(o)) return word === "true" ? t("yes") : t("no");
-  return word;
+  return optionValue(word);
 }
 
 function variantName(metaInfo, item) {

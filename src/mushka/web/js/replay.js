@@ -10,8 +10,9 @@
 import { getReplay, meta } from "./api.js";
 import { cardElement, RANK_ORDER, sortHand, suitName, suitSymbol } from "./cards.js";
 import { h, preserveFocus, replace } from "./dom.js";
-import { lang, onLangChange, t } from "./i18n.js";
-import { signed } from "./seats.js";
+import { lang, onLangChange, t, withLang } from "./i18n.js";
+import { dealHeadline, explainSeat, partText, stateWord } from "./explain.js";
+import { recordName, signed } from "./seats.js";
 
 const AUTOPLAY_MS = 1000;
 
@@ -124,7 +125,7 @@ export class ReplayPage {
 
   content() {
     const head = h("div", { class: "table-head" }, h("h2", { text: t("replay_title") }),
-      h("a", { class: "btn small", href: "./", text: t("to_lobby") }));
+      h("a", { class: "btn small", href: withLang("./"), text: t("to_lobby") }));
     if (this.error) return [head, h("p", { class: "error-text", role: "alert", text: this.error })];
     if (!this.replay) return [head, h("p", { class: "muted", role: "status", text: t("loading") })];
     if (!this.deals().length) return [head, h("p", { class: "muted", text: t("replay_empty") })];
@@ -134,7 +135,7 @@ export class ReplayPage {
     const last = this.step === deal.steps.length - 1;
     return [
       head,
-      h("p", { class: "muted", text: `${variantName(this.meta, rp)} · ${t("players_n", { n: rp.players })} · ${rp.seats.join(", ")}` }),
+      h("p", { class: "muted", text: `${variantName(this.meta, rp)} · ${t("players_n", { n: rp.players })} · ${rp.seats.map(recordName).join(", ")}` }),
       this.controls(deal.steps),
       h("p", { class: "status-line", role: "status", dataset: { testid: "replay-caption" },
         text: step.texts.join(" ") }),
@@ -167,7 +168,7 @@ export class ReplayPage {
   }
 
   seatName(s) {
-    return `${s} · ${this.replay.seats[s] || t("seat_n", { n: s })}`;
+    return recordName(this.replay.seats[s], s);
   }
 
   board(deal, step) {
@@ -188,7 +189,7 @@ export class ReplayPage {
       return h("div", { class: `replay-seat${s === step.actor ? " actor" : ""}`, dataset: { seat: s, testid: `replay-seat-${s}` } },
         h("div", { class: "seat-name", text: this.seatName(s) }),
         h("div", { class: "seat-line" }, facts),
-        h("div", { class: "cards", "aria-label": t("hand_of", { name: rp.seats[s] || s }) },
+        h("div", { class: "cards", "aria-label": t("hand_of", { name: this.seatName(s) }) },
           sorted.map((c) => cardElement(c, { classes: "small" }))));
     });
     const centre = [];
@@ -220,27 +221,23 @@ export class ReplayPage {
     const rp = this.replay;
     const end = deal.result;
     const names = rp.seats.map((_, s) => this.seatName(s));
-    let rows;
-    if (rp.variant === "kopilka") {
-      rows = names.map((name, s) => h("tr", {}, h("td", { text: name }), h("td", { class: "num", text: String(end.tricks[s]) }),
-        h("td", { class: "num", text: signed(end.money[s]) }), h("td", { text: end.out === s ? t("went_out") : "" })));
-      rows.unshift(h("tr", {}, h("th", { text: t("player") }), h("th", { class: "num", text: t("tricks") }),
-        h("th", { class: "num", text: t("money") }), h("th", { text: "" })));
-    } else {
-      rows = names.map((name, s) => h("tr", {}, h("td", { text: name }), h("td", { class: "num", text: String(end.tricks[s]) }),
-        h("td", { class: "num", text: end.standing && end.standing[s] ? signed(end.record_delta[s]) : t("decl_pass") }),
-        h("td", { class: "num", text: deal.records.length ? String(deal.records[s]) : "" })));
-      rows.unshift(h("tr", {}, h("th", { text: t("player") }), h("th", { class: "num", text: t("tricks") }),
-        h("th", { class: "num", text: t("record") }), h("th", { class: "num", text: t("record_after") })));
-    }
-    const notes = [];
-    if (end.mushka !== null && end.mushka !== undefined) notes.push(t("mushka_won_by", { name: names[end.mushka] }));
-    if (end.all_passed) notes.push(t("all_passed"));
-    if (end.lone !== null && end.lone !== undefined) notes.push(t("lone_takes_all", { name: names[end.lone] }));
-    if (end.deadlock) notes.push(t("deadlock"));
+    const kopilka = rp.variant === "kopilka";
+    const rows = names.map((name, s) => {
+      const e = explainSeat(end, s, rp.variant);
+      const word = stateWord(e.state);
+      return h("tr", { dataset: { seat: s } }, h("td", { text: name }),
+        h("td", { class: "num", text: word || String(e.tricks) }),
+        h("td", { class: "num", text: word ? "" : signed(e.change) }),
+        kopilka ? null : h("td", { class: "num", text: deal.records.length ? String(deal.records[s]) : "" }),
+        h("td", { class: "why", text: e.parts.map(partText).join("; ") }));
+    });
+    rows.unshift(h("tr", {}, h("th", { text: t("player") }), h("th", { class: "num", text: t("tricks") }),
+      h("th", { class: "num", text: kopilka ? t("money") : t("record") }),
+      kopilka ? null : h("th", { class: "num", text: t("record_after") }), h("th", { text: t("why") })));
+    const headline = dealHeadline(end, rp.variant, (s) => names[s]);
     return h("div", { class: "panel notice", dataset: { testid: "replay-deal-result" } },
-      h("h3", { text: t("deal_result") }), notes.length ? h("p", { text: notes.join(" ") }) : null,
-      h("table", { class: "grid" }, h("tbody", {}, rows)));
+      h("h3", { text: t("deal_result") }), headline ? h("p", { text: headline }) : null,
+      h("div", { class: "table-scroll" }, h("table", { class: "grid compact" }, h("tbody", {}, rows))));
   }
 
   gameResult(game) {
@@ -249,7 +246,7 @@ export class ReplayPage {
       ? t("pot_shared") : t("winner_is", { name: this.seatName(game.winner) });
     return h("div", { class: "panel result-banner", dataset: { testid: "replay-game-result" } },
       h("h3", { text: t("game_over") }), h("p", { text: winner }),
-      h("p", { text: game.money.map((m, s) => `${rp.seats[s] || s}: ${signed(m)}`).join(" · ") }));
+      h("p", { text: game.money.map((m, s) => `${this.seatName(s)}: ${signed(m)}`).join(" · ") }));
   }
 }
 

@@ -1,22 +1,73 @@
 // How seats, money and records read on the page.
+//
+// Bots get a person's name and a level in words ("Фёдор · сильный"): a
+// player sits down with opponents, not with algorithms.  The name follows
+// the seat, so the same table always shows the same names; the level comes
+// from the bot the seat runs.
 
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+
+const BOT_NAMES = {
+  en: ["Fyodor", "Glasha", "Mitya", "Varya", "Savva", "Dunya", "Tikhon"],
+  ru: ["Фёдор", "Глаша", "Митя", "Варя", "Савва", "Дуня", "Тихон"],
+};
+
+// The level word of each bot the server offers (GET /api/meta, `bots`);
+// a bot the page does not know yet reads as a plain "bot".
+const BOT_LEVELS = {
+  beginner: "level_beginner",
+  casual: "level_casual",
+  club: "level_club",
+  strong: "level_strong",
+  expert: "level_expert",
+  // The algorithms behind the levels, for tables made by name (`bot:heuristic`).
+  random: "level_random",
+  novice: "level_casual",
+  heuristic: "level_club",
+  search: "level_strong",
+};
+
+/** The bots a player chooses from, weakest first: the levels, and the random player. */
+export const BOT_CHOICES = ["random", "beginner", "casual", "club", "strong", "expert"];
+
+/** The level of bot `bot` in words ("strong", "сильный"). */
+export function botLevel(bot) {
+  return t(BOT_LEVELS[bot] || "level_bot");
+}
+
+/** The person's name a bot plays under at seat `seat`. */
+export function botName(seat) {
+  const names = BOT_NAMES[lang() === "ru" ? "ru" : "en"];
+  return names[((seat % names.length) + names.length) % names.length];
+}
+
+/** A bot as a choice in a list: "Strong (search)" is not shown; only the level. */
+export function botChoice(bot) {
+  const word = botLevel(bot);
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/** A seat's name from a game record: a bot's record name ("bot heuristic") as players see it. */
+export function recordName(name, seat) {
+  const bot = /^bot (\S+)$/.exec(name || "");
+  if (bot) return `${botName(seat)} · ${botLevel(bot[1])}`;
+  return name || t("seat_n", { n: seat + 1 });
+}
 
 /** The display name of a seat from the table's seat list. */
 export function seatName(table, seat) {
   const info = (table && table.seats && table.seats[seat]) || {};
-  if (info.kind === "human") return info.name || t("player_n", { n: seat });
-  if (info.kind === "bot") return t("bot_named", { bot: info.bot || "" });
+  if (info.kind === "human") return info.name || t("player_n", { n: seat + 1 });
+  if (info.kind === "bot") return `${botName(seat)} · ${botLevel(info.bot || "")}`;
   if (info.kind === "open") return t("open_seat");
-  return t("seat_n", { n: seat });
+  return t("seat_n", { n: seat + 1 });
 }
 
-/** "2 · Anna" (seat numbers as the server's event texts use them). */
+/** "Anna (you)": a seat by name, with "you" for the player's own seat. */
 export function seatLabel(table, seat, mySeat = null) {
   if (seat === null || seat === undefined) return "—";
   const name = seatName(table, seat);
-  const you = seat === mySeat ? ` (${t("you")})` : "";
-  return `${seat} · ${name}${you}`;
+  return seat === mySeat ? `${name} (${t("you")})` : name;
 }
 
 /** A signed number: +5, −3, 0. */

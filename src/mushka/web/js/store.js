@@ -1,9 +1,11 @@
 // What the page remembers: seat tokens per table and the player's name.
 //
-// A seat token is the only proof of a seat (protocol P4).  It lives in the
-// link's fragment (#token=…, which never reaches the server's logs) and in
-// localStorage, so that a reload, a lost connection or a closed tab brings
-// the player back to his seat.
+// A seat token is the only proof of a seat (protocol P4).  It arrives in the
+// fragment of the link the server gives the seat's taker (#token=…, which
+// never reaches the server's logs); the page moves it into localStorage at
+// once and takes it out of the address bar, so that a player who copies the
+// address to invite a friend does not give his seat away.  A reload, a lost
+// connection or a closed tab still bring him back to his seat.
 
 const TOKEN_PREFIX = "mushka.token.";
 const NAME_KEY = "mushka.name";
@@ -20,8 +22,10 @@ function write(key, value) {
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
+    return true;
   } catch (_) {
-    // Without storage the token still travels in the link's fragment.
+    // Without storage the token stays in the link's fragment.
+    return false;
   }
 }
 
@@ -29,28 +33,28 @@ function write(key, value) {
 export function tokenFor(table) {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
   if (fromHash) {
-    write(TOKEN_PREFIX + table, fromHash);
+    if (write(TOKEN_PREFIX + table, fromHash)) hideToken();
     return fromHash;
   }
   return read(TOKEN_PREFIX + table);
 }
 
-/** Remember the token of a seat just taken, and put it in the address bar's fragment. */
+/** Take the token out of the address bar (it stays in storage). */
+function hideToken() {
+  const url = new URL(location.href);
+  url.hash = "";
+  history.replaceState(null, "", url.href.replace(/#$/, ""));
+}
+
+/** Remember the token of a seat just taken (in storage only, never in the address). */
 export function saveToken(table, token) {
   write(TOKEN_PREFIX + table, token);
-  const url = new URL(location.href);
-  url.hash = `token=${token}`;
-  history.replaceState(null, "", url);
 }
 
 /** Forget the token of `table` (the seat was given up or the server does not know it). */
 export function forgetToken(table) {
   write(TOKEN_PREFIX + table, null);
-  if (location.hash.includes("token=")) {
-    const url = new URL(location.href);
-    url.hash = "";
-    history.replaceState(null, "", url);
-  }
+  if (location.hash.includes("token=")) hideToken();
 }
 
 /** The name the player gave last time. */

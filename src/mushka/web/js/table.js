@@ -10,10 +10,13 @@ import { ApiError, joinTable, meta } from "./api.js";
 import { backElement, cardElement, cardName, RANK_ORDER, short, sortHand, suitName, suitSymbol } from "./cards.js";
 import { TableConnection } from "./conn.js";
 import { byId, h, preserveFocus, replace } from "./dom.js";
-import { lang, onLangChange, t } from "./i18n.js";
+import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { moveModel, standAction, standIsLegal } from "./moves.js";
+import { dealHeadline, explainSeat, moneyItems, partText, stateWord } from "./explain.js";
+import { offeredBots } from "./lobby.js";
+import { optionTitle, optionValue } from "./optionwords.js";
 import { isGameRule, tableRules } from "./rulesinfo.js";
-import { seatLabel, seatName, signed } from "./seats.js";
+import { botChoice, seatLabel, seatName, signed } from "./seats.js";
 import { forgetToken, savedName, saveName, saveToken, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
 
@@ -93,7 +96,7 @@ export class TablePage {
       this.connect();
       return;
     }
-    this.fatal = error ? error.message : t("connection_closed");
+    this.fatal = { code: error ? error.code : null, message: error ? error.message : null };
     this.render();
   }
 
@@ -151,7 +154,7 @@ export class TablePage {
           deal: before ? before.number : null };
       }
       if (ev.event === "DealEnded") {
-        this.dealNotice = { number: before ? before.number : null, text: ev.text, trick: this.lastTrick };
+        this.dealNotice = { number: before ? before.number : null, trick: this.lastTrick };
       }
       if (ev.event === "PlayStarted" || ev.event === "GameEnded") this.dealNotice = null;
     }
@@ -260,15 +263,36 @@ export class TablePage {
   // --- drawing --------------------------------------------------------------------------------
 
   render() {
+    // Focus on a card of the hand stays in the hand: on the same card if it is
+    // still there, else on the card that took its place (a played card is
+    // gone after the update), never on the page's body.
+    const active = document.activeElement;
+    const cards = [...this.root.querySelectorAll(".hand button.card")];
+    const at = cards.indexOf(active);
+    if (at >= 0) this.handFocus = at;
     preserveFocus(this.root, () => replace(this.root, ...this.content()));
+    const now = document.activeElement;
+    if (this.handFocus !== null && this.handFocus !== undefined && (!now || now === document.body)) {
+      const again = [...this.root.querySelectorAll(".hand button.card")];
+      const target = again[Math.min(this.handFocus, again.length - 1)];
+      if (target) {
+        again.forEach((c) => { c.tabIndex = c === target ? 0 : -1; });
+        target.focus({ preventScroll: true });
+      } else {
+        this.handFocus = null;
+      }
+    } else if (at < 0 && now && !now.closest(".hand")) {
+      this.handFocus = null;
+    }
   }
 
   content() {
     if (this.fatal) {
       return [h("div", { class: "panel" },
         h("h2", { text: t("table_unavailable") }),
-        h("p", { class: "error-text", text: this.fatal }),
-        h("a", { class: "btn", href: "./", text: t("to_lobby") }))];
+        h("p", { class: "error-text", dataset: { testid: "fatal" }, text: this.fatal.code === "no_table"
+          ? t("no_such_table", { id: this.tableId }) : (this.fatal.message || t("connection_closed")) }),
+        h("a", { class: "btn", href: withLang("./"), text: t("to_lobby") }))];
     }
     if (!this.table) {
       return [h("p", { class: "muted", role: "status", text: t("loading_table") })];
@@ -294,25 +318,19 @@ export class TablePage {
     return h("div", { class: "table-head" },
       h("h2", { text: title }),
       ...badges,
-      h("a", { class: "btn small", href: "./", text: t("to_lobby") }));
+      tbl.status !== "waiting" ? h("button", { type: "button", class: "btn small", dataset: { key: "share", testid: "share" },
+        title: this.inviteUrl(), text: t("share_link"), onclick: () => this.copyInvite() }) : null,
+      h("a", { class: "btn small", href: withLang("./"), text: t("to_lobby") }));
   }
 
   // --- waiting room ---
 
   waitingRoom() {
     const tbl = this.table;
-    const invite = new URL(tbl.invite, location.href).href;
+    const invite = this.inviteUrl();
     const inviteInput = h("input", { type: "text", readonly: true, value: invite, "aria-label": t("invite_link"),
       dataset: { testid: "invite-link" }, onfocus: (e) => e.target.select() });
-    const copy = async () => {
-      try {
-        await navigator.clipboard.writeText(invite);
-      } catch (_) {
-        inviteInput.select();
-        document.execCommand("copy");
-      }
-      toast(t("link_copied"));
-    };
+    const copy = () => this.copyInvite(inviteInput);
     const seats = h("ul", { class: "list", "aria-label": t("seats") },
       tbl.seats.map((s) => this.waitingSeat(s)));
     const controls = [];
@@ -340,15 +358,36 @@ export class TablePage {
       this.refusalBox());
   }
 
+  /** The table's invitation link: it brings a friend to the table, never to one's own seat. */
+  inviteUrl() {
+    const url = new URL(this.table.invite, location.href);
+    url.hash = "";
+    return url.href;
+  }
+
+  async copyInvite(input = null) {
+    const invite = this.inviteUrl();
+    try {
+      await navigator.clipboard.writeText(invite);
+    } catch (_) {
+      const field = input || h("input", { type: "text", value: invite });
+      if (!input) document.body.append(field);
+      field.select();
+      document.execCommand("copy");
+      if (!input) field.remove();
+    }
+    toast(t("link_copied"));
+  }
+
   waitingSeat(s) {
     const tbl = this.table;
     const parts = [h("span", { class: "grow", text: seatLabel(tbl, s.seat, this.seat) })];
     if (s.seat === tbl.host) parts.push(h("span", { class: "badge", text: t("host") }));
     if (s.kind === "human") parts.push(h("span", { class: "badge", text: s.connected ? t("online") : t("offline") }));
     if (this.host && s.kind === "open") {
-      const bots = (this.meta && this.meta.bots) || ["random"];
+      const bots = this.meta ? offeredBots(this.meta) : ["random"];
       const select = h("select", { "aria-label": t("bot_for_seat", { n: s.seat }) },
-        bots.map((b) => h("option", { value: b, text: b, selected: this.meta && b === this.meta.default_bot })));
+        bots.map((b) => h("option", { value: b, text: botChoice(b), selected: this.meta && b === this.meta.default_bot })));
       parts.push(select, h("button", { type: "button", class: "btn small", dataset: { key: `bot-${s.seat}` },
         text: t("seat_bot"), onclick: () => this.lobbyCommand({ type: "set_seat", seat: s.seat, bot: select.value }) }));
     }
@@ -427,13 +466,13 @@ export class TablePage {
     const state = [];
     if (info.kind === "human" && !info.connected) state.push(h("span", { class: "badge", text: t("offline") }));
     if (info.substitute) state.push(h("span", { class: "badge", text: t("bot_stands_in") }));
-    const open = deal.open_hands && deal.open_hands[s];
+    const open = deal.open_hands && deal.open_hands[s] && deal.open_hands[s].length ? deal.open_hands[s] : null;
     return h("div", {
-      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}`, dataset: { seat: s, testid: `seat-${s}` },
+      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}${open ? " open" : ""}`, dataset: { seat: s, testid: `seat-${s}` },
       "aria-label": `${seatLabel(this.table, s)}${toAct ? `, ${t("to_act")}` : ""}`, role: "group",
     },
     h("div", { class: "seat-name", text: seatLabel(this.table, s) }),
-    h("div", { class: "seat-line" },
+    open ? null : h("div", { class: "seat-line" },
       h("span", { class: "backs", role: "img", "aria-label": t("cards_in_hand", { n: count }) },
         Array.from({ length: Math.min(count, 8) }, () => h("span", { class: "card back tiny", "aria-hidden": "true" }))),
       h("span", { class: "muted", "aria-hidden": "true", text: `×${count}` })),
@@ -460,7 +499,7 @@ export class TablePage {
       h("span", { class: "label", text: t("talon") }),
       backElement(t("talon_n", { n: deal.talon_size })),
       h("span", { class: "label", dataset: { testid: "talon" }, text: String(deal.talon_size) })));
-    if (deal.banned_suit) {
+    if (deal.banned_suit && !this.view.result && deal.phase === "play") {
       boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
         text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
     }
@@ -495,39 +534,79 @@ export class TablePage {
     else if (deal.to_act === null || deal.to_act === undefined) text = t(`phase_${deal.phase}`);
     else if (model.myTurn) {
       mine = true;
-      text = t("your_turn", { what: t(`todo_${deal.phase}`) });
+      const noPass = deal.phase === "declare" && !model.canPass;
+      text = t("your_turn", { what: noPass ? t("todo_declare_nopass") : t(`todo_${deal.phase}`) });
     } else {
       text = t("waiting_for", { name: seatLabel(this.table, deal.to_act, this.seat), phase: t(`phase_${deal.phase}`) });
     }
     return h("p", { class: `status-line${mine ? " mine" : ""}`, role: "status", dataset: { testid: "status" }, text });
   }
 
+  /** The finished deal the notice is about (from the score sheet, so it follows the language). */
+  noticeResult() {
+    const n = this.dealNotice && this.dealNotice.number;
+    const history = this.view.history || [];
+    return n && history.length >= n ? history[n - 1] : null;
+  }
+
   dealNoticeBox() {
-    return h("div", { class: "panel notice", dataset: { testid: "deal-notice" } },
-      h("strong", { text: t("deal_over_n", { n: this.dealNotice.number ?? "" }) }), " ",
-      h("span", { text: this.dealNotice.text }), " ",
-      this.dealNotice.trick ? h("div", {}, h("span", { class: "muted", text: t("trick_taken_by", {
-        n: this.dealNotice.trick.number, name: seatLabel(this.table, this.dealNotice.trick.winner, this.seat) }) }),
-      this.trickCards(this.dealNotice.trick.cards, this.dealNotice.trick.winner, { small: true })) : null,
-      h("button", { type: "button", class: "btn small", dataset: { key: "dismiss-notice" }, text: t("dismiss"),
-        onclick: () => { this.dealNotice = null; this.render(); } }));
+    const result = this.noticeResult();
+    if (!result) return null;
+    const variant = this.table.variant;
+    const name = (s) => seatLabel(this.table, s, this.seat);
+    const headline = dealHeadline(result, variant, name);
+    const rows = [...Array(this.table.players).keys()].map((s) => {
+      const e = explainSeat(result, s, variant);
+      const word = stateWord(e.state);
+      return h("tr", { dataset: { seat: s } },
+        h("th", { scope: "row", text: name(s) }),
+        h("td", { class: "num", text: word || String(e.tricks) }),
+        h("td", { class: "num strong", text: word ? "" : signed(e.change) }),
+        h("td", { class: "why", text: e.parts.map(partText).join("; ") }));
+    });
+    const trick = this.dealNotice.trick;
+    const title = variant === "kopilka" ? t("game_over_n", { n: this.dealNotice.number }) : t("deal_over_n", { n: this.dealNotice.number });
+    return h("div", { class: "panel notice", dataset: { testid: "deal-notice" }, role: "status" },
+      h("div", { class: "notice-head" }, h("strong", { text: title }),
+        h("button", { type: "button", class: "btn small", dataset: { key: "dismiss-notice" }, text: t("dismiss"),
+          onclick: () => { this.dealNotice = null; this.render(); } })),
+      headline ? h("p", { text: headline }) : null,
+      h("div", { class: "table-scroll" }, h("table", { class: "grid compact", dataset: { testid: "deal-summary" } },
+        h("thead", {}, h("tr", {}, h("th", { text: t("player") }), h("th", { class: "num", text: t("tricks") }),
+          h("th", { class: "num", text: t("change") }), h("th", { text: t("why") }))),
+        h("tbody", {}, rows))),
+      trick ? h("details", {}, h("summary", { text: t("trick_taken_by", {
+        n: trick.number, name: seatLabel(this.table, trick.winner, this.seat) }) }),
+      this.trickCards(trick.cards, trick.winner, { small: true })) : null);
   }
 
   resultBanner(view) {
     const res = view.result;
     const winner = res.winner === null || res.winner === undefined
       ? t("pot_shared") : t("winner_is", { name: seatLabel(this.table, res.winner, this.seat) });
-    const rows = res.money.map((m, s) => h("tr", {},
-      h("td", { text: seatLabel(this.table, s, this.seat) }), h("td", { class: "num", text: signed(m) })));
+    const variant = this.table.variant;
+    const items = moneyItems(view, variant, Number(this.optionValueOf("ante")) || 0);
+    const seats = [...Array(this.table.players).keys()];
+    const head = h("tr", {}, h("th", { text: "" }), seats.map((s) => h("th", { class: "num", scope: "col",
+      text: seatLabel(this.table, s, this.seat) })));
+    const rows = items.map((it) => h("tr", {}, h("th", { scope: "row" }, it.label, h("span", { class: "rule-id", text: ` ${it.rule}` })),
+      it.values.map((v) => h("td", { class: "num", text: signed(v) }))));
+    rows.push(h("tr", { class: "strong", dataset: { testid: "final-money" } }, h("th", { scope: "row", text: t("final_money") }),
+      res.money.map((m) => h("td", { class: "num", text: signed(m) }))));
     return h("div", { class: "panel result-banner", dataset: { testid: "game-result" }, role: "status" },
       h("h3", { text: t("game_over") }),
-      h("p", { text: winner }),
+      h("p", { class: "winner", text: winner }),
       res.ended_by_mushka ? h("p", { text: t("ended_by_mushka") }) : null,
-      h("table", { class: "grid" }, h("thead", {}, h("tr", {}, h("th", { text: t("player") }),
-        h("th", { class: "num", text: t("money") }))), h("tbody", {}, rows)),
+      h("div", { class: "table-scroll" }, h("table", { class: "grid compact" }, h("thead", {}, head), h("tbody", {}, rows))),
       h("div", { class: "row" },
-        h("a", { class: "btn primary", href: `./?replay=${encodeURIComponent(this.tableId)}`, text: t("watch_replay") }),
-        h("a", { class: "btn", href: "./", text: t("new_game") })));
+        h("a", { class: "btn primary", href: withLang(`./?replay=${encodeURIComponent(this.tableId)}`), text: t("watch_replay") }),
+        h("a", { class: "btn", href: withLang("./"), text: t("new_game") })));
+  }
+
+  /** The value of option `name` at this table (its own, else the variant's default). */
+  optionValueOf(name) {
+    const set = this.table.options || {};
+    return name in set ? set[name] : optionDefault(this.meta, this.table.variant, name);
   }
 
   // --- my hand and my actions ---
@@ -623,7 +702,8 @@ export class TablePage {
     };
     if (model.mode === "declare") {
       const sel = [...this.selected];
-      buttons.push(button("pass", t("btn_pass"), "pass", model.canPass, "P"));
+      // C6, MI8: when passing is not allowed it is not offered at all.
+      if (model.canPass) buttons.push(button("pass", t("btn_pass"), "pass", true, "P"));
       buttons.push(button("stand", sel.length ? t("btn_stand_exchange", { n: sel.length }) : t("btn_stand"),
         standAction(sel), standIsLegal(model, sel), "S"));
       if (model.takeCards.size) {
@@ -655,7 +735,8 @@ export class TablePage {
 
   hint(deal, model) {
     if (model.mode === "declare") {
-      const parts = [t("hint_declare")];
+      // C6, MI8: a dealer who took the trump card, or the holder of K♣, may not pass.
+      const parts = [t(model.canPass ? "hint_declare" : "hint_declare_nopass")];
       if (model.takeCards.size) parts.push(t("hint_take", { card: cardName(deal.turnup) }));
       return parts.join(" ");
     }
@@ -673,7 +754,7 @@ export class TablePage {
       h("strong", { text: t("refused") }), " ", h("span", { text: this.refusal.message }), " ",
       known ? h("button", { type: "button", class: "btn small", dataset: { key: "see-rule" },
         text: t("see_rule", { rule }),
-        onclick: () => { this.highlightRule = rule; this.showTab("rules"); } }) : null);
+        onclick: () => { this.highlightRule = rule; this.highlightScrolled = null; this.showTab("rules"); } }) : null);
   }
 
   // --- side panels ---
@@ -703,36 +784,45 @@ export class TablePage {
   scorePanel() {
     const view = this.view;
     const deal = view.deal;
+    const variant = deal.variant;
     const n = this.table.players;
     const seats = [...Array(n).keys()];
     const head = h("tr", {}, h("th", { text: "" }),
-      seats.map((s) => h("th", { class: "num", scope: "col", title: seatLabel(this.table, s, this.seat), text: seatHead(this.table, s, this.seat) })));
-    const row = (label, values, cls = "") => h("tr", { class: cls }, h("th", { scope: "row", text: label }),
-      values.map((v) => h("td", { class: "num", text: v })));
+      seats.map((s) => h("th", { class: "num", scope: "col", title: seatLabel(this.table, s, this.seat),
+        text: seatHead(this.table, s, this.seat) })));
+    const row = (label, cells, cls = "") => h("tr", { class: cls }, h("th", { scope: "row", text: label }),
+      cells.map((c) => (c instanceof Node ? c : h("td", { class: "num", text: c }))));
+    const why = (result, s) => {
+      const e = explainSeat(result, s, variant);
+      const word = stateWord(e.state);
+      let text = word || signed(e.change);
+      if (isSetSeat(result.mushka)) text = result.mushka === s ? t("mushka_short") : (word || "—");
+      if (variant === "kopilka" && result.out === s) text += " ✓";
+      return h("td", { class: "num", title: e.parts.map(partText).join("; "), text });
+    };
     const rows = [];
-    if (deal.variant === "kopilka") {
+    if (variant === "kopilka") {
       rows.push(row(t("balance"), view.money.map(signed), "strong"));
       rows.push(row(t("tricks_now"), deal.tricks_won.map(String)));
-      view.history.forEach((r, i) => {
-        rows.push(row(t("game_n", { n: i + 1 }), seats.map((s) => `${signed(r.money[s])}${r.out === s ? " ✓" : ""}`)));
-      });
+      const ante = Number(this.optionValueOf("ante")) || 0;
+      if (ante) rows.push(row(t("item_ante"), seats.map(() => signed(-ante))));
+      view.history.forEach((r, i) => rows.push(row(t("game_n", { n: i + 1 }), seats.map((s) => why(r, s)))));
+      // K23: the pot taken at the end is part of the final money.
+      if (view.result) rows.push(row(t("item_pot"), (view.result.settlement || []).map(signed)));
     } else {
       rows.push(row(t("record"), view.records.map(String), "strong"));
       if (view.side && view.side.some((x) => x !== 0)) rows.push(row(t("side_account"), view.side.map(signed)));
       rows.push(row(t("tricks_now"), deal.tricks_won.map(String)));
-      view.history.forEach((r, i) => {
-        const cells = seats.map((s) => {
-          if (r.mushka !== null && r.mushka !== undefined) return r.mushka === s ? t("mushka_short") : "—";
-          if (r.all_passed) return t("decl_pass");
-          return r.standing[s] ? signed(r.record_delta[s]) : t("decl_pass");
-        });
-        rows.push(row(t("deal_n", { n: i + 1 }), cells));
-      });
+      view.history.forEach((r, i) => rows.push(row(t("deal_n", { n: i + 1 }), seats.map((s) => why(r, s)))));
+      if (view.result) rows.push(row(t("item_records"), (view.result.settlement || []).map(signed)));
     }
-    const caption = deal.variant === "kopilka" ? t("score_caption_kopilka", { pot: view.pot })
+    const caption = variant === "kopilka" ? t("score_caption_kopilka", { pot: view.pot })
       : t("score_caption_records");
-    return h("div", { class: "table-scroll" }, h("table", { class: "grid", dataset: { testid: "score-sheet" } },
-      h("caption", { class: "muted", text: caption }), h("thead", {}, head), h("tbody", {}, rows)));
+    return h("div", {},
+      h("p", { class: "muted legend", text: caption }),
+      h("div", { class: "table-scroll" }, h("table", { class: `grid compact${n >= 6 ? " many" : ""}`, dataset: { testid: "score-sheet" } },
+        h("thead", {}, head), h("tbody", {}, rows))),
+      h("p", { class: "muted legend", text: variant === "kopilka" ? t("score_legend_kopilka") : t("score_legend") }));
   }
 
   trickCards(cards, winner, { small = false } = {}) {
@@ -804,11 +894,13 @@ export class TablePage {
         h("dd", { class: cls, dataset: { rule: r.id }, text: r.text }),
       ];
     }));
-    if (this.highlightRule) {
+    if (this.highlightRule && this.highlightScrolled !== this.highlightRule) {
       const id = this.highlightRule;
       requestAnimationFrame(() => {
+        // The rule's id and its whole text in view, at the top of the panel.
         const el = document.getElementById(`rule-${id}`);
-        if (el) el.scrollIntoView({ block: "nearest" });
+        if (el) el.scrollIntoView({ block: "start" });
+        this.highlightScrolled = id;
       });
     }
     return h("div", {}, title, list, ...options);
@@ -819,13 +911,18 @@ export class TablePage {
     const set = this.table.options || {};
     if (!info) {
       const names = Object.keys(set);
-      return names.length ? h("ul", {}, names.map((k) => h("li", { text: `${k} = ${set[k]}` })))
+      return names.length ? h("ul", {}, names.map((k) => h("li", { text: `${optionTitle(k)}: ${optionValue(set[k])}` })))
         : h("p", { class: "muted", text: t("default_options") });
     }
-    return h("ul", { class: "log" }, info.options.map((o) => h("li", { class: o.name in set ? "changed" : "" },
-      h("code", { text: `${o.name} = ${o.name in set ? set[o.name] : o.default}` }),
-      o.name in set ? h("strong", { text: ` (${t("changed")})` }) : null,
-      h("span", { class: "muted", text: ` — ${lang() === "ru" ? o.help_ru : o.help_en} [${o.rules.join(", ")}]` }))));
+    return h("ul", { class: "log options-list" }, info.options.map((o) => {
+      const value = o.name in set ? set[o.name] : o.default;
+      return h("li", { class: o.name in set ? "changed" : "", dataset: { option: o.name } },
+        h("strong", { title: `${o.name} = ${value}`, text: `${optionTitle(o.name)}: ` }),
+        h("span", { class: "option-value", text: optionValue(value) }),
+        o.name in set ? h("strong", { text: ` (${t("changed")})` }) : null,
+        h("span", { class: "muted", text: ` — ${lang() === "ru" ? o.help_ru : o.help_en} ` }),
+        h("span", { class: "rule-id", text: o.rules.join(", ") }));
+    }));
   }
 
   /** Stop the connection (leaving the page). */
@@ -851,9 +948,16 @@ export function applyChanges(view, changes) {
 }
 
 function seatHead(table, s, mySeat) {
-  // Seat numbers keep the columns narrow on a phone; the boxes on the table
-  // and the cell's title give the names.
-  return s === mySeat ? `${s} (${t("you")})` : String(s);
+  // A short name keeps the columns narrow (seven of them fit the side panel
+  // and a phone); the cell's title gives the whole name.
+  if (s === mySeat) return t("you");
+  const name = seatName(table, s).split(" · ")[0];
+  const room = table.players >= 6 ? 5 : 7;
+  return name.length > room ? `${name.slice(0, room - 1)}…` : name;
+}
+
+function isSetSeat(value) {
+  return value !== null && value !== undefined;
 }
 
 function normaliseOrder(order) {
