@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -223,11 +225,20 @@ def test_ray_job_submit_runs_the_example_job_from_a_checkout(tmp_path):
         job = [ray_bin, "job", "submit", "--address", f"http://127.0.0.1:{dashboard}", "--working-dir", str(ROOT),
                "--runtime-env-json", json.dumps(runtime_env), "--",
                sys.executable, "examples/cluster_job.py", "--sessions", "12", "--only", "heuristic ×4", "--json"]
-        for _ in range(120):  # the job server answers some seconds after the head starts
-            done = subprocess.run(job, env=env, capture_output=True, text=True, timeout=300, check=False)
-            if done.returncode == 0 or "Connection refused" not in done.stdout + done.stderr:
-                break
+        # The job server answers some seconds after the head has started (longer on a busy machine).
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{dashboard}/api/version", timeout=5):
+                    break
+            except urllib.error.HTTPError:
+                break  # it answers (asking for the cluster's token, which `ray job submit` has)
+            except OSError:
+                pass
+            assert head.poll() is None, "the head node stopped"
+            assert time.monotonic() < deadline, "the job server did not answer"
             time.sleep(1)
+        done = subprocess.run(job, env=env, capture_output=True, text=True, timeout=600, check=False)
         assert done.returncode == 0, done.stdout + done.stderr
         line = next(s for s in done.stdout.splitlines() if s.startswith("[{"))
         rows = json.loads(line)
