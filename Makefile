@@ -18,8 +18,12 @@ $(VENV)/.installed-test: pyproject.toml
 	$(PIP) install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed-run
 
+# `make run PORT=8001 HOST=0.0.0.0` passes them on (friends on the network: see the README).
+PORT ?= 8000
+HOST ?= 127.0.0.1
+
 run: $(VENV)/.installed-run
-	$(BIN)/mushka serve
+	$(BIN)/mushka serve --host $(HOST) --port $(PORT) $(if $(PUBLIC_URL),--public-url $(PUBLIC_URL))
 
 # The browser tests run in a process of their own: Playwright's sync API keeps
 # an asyncio loop running for the whole session, and the terminal app's tests

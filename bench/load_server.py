@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -114,6 +115,11 @@ def serve(port: int, database_url: str, max_tables: int, profile: str | None) ->
         http_rate=1e6, http_burst=1_000_000, rate=1000.0, burst=1000, strikes=1000,
         max_tables=max_tables, keep_finished=5.0, **extra,
     )
+    # Every client is on this machine: the budgets per address (where the server has them) are lifted.
+    lifted = {"address_rate": 1e6, "address_burst": 10**6, "state_rate": 1e6, "state_burst": 10**6,
+              "ws_per_address": 0, "http_per_address": 0, "read_rate": 1e6, "read_burst": 10**6}
+    config = dataclasses.replace(config, **{k: v for k, v in lifted.items()
+                                            if k in ServerConfig.__dataclass_fields__})
     store = MemoryStore() if database_url == "memory" else None
     pauses = gc_pauses()
     if server_gc == "tuned":

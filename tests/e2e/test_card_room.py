@@ -255,3 +255,68 @@ def test_options_and_bots_read_as_words(open_page, live_server, page_errors):
     bots = page.locator("#bot option").all_inner_texts()
     assert all(CYRILLIC.search(b) for b in bots), bots
     assert not page_errors
+
+
+def test_key_facts_on_the_felt(open_page, live_server, page_errors):
+    """The privileged card (MI3) and the rank order with the ace below the jack (MI2) on the felt."""
+    made = make_table(live_server, "mistigri", ["me", "bot:random", "bot:random"], {"flush_payment": "5"})
+    page = open_page(seat_url(live_server, made))
+    wait_for_turn_or_end(page)
+    facts = page.locator("[data-testid=facts]")
+    expect(facts).to_contain_text("K♣")
+    expect(facts.locator("[data-card]")).to_have_count(0)  # a rule, not somebody's card
+    expect(facts).to_contain_text("MI3")
+    expect(page.locator("[data-testid=rank-order]")).to_contain_text("K Q J A 10")
+    page.locator(".lang-btn[data-lang=ru]").click()
+    expect(page.locator("[data-testid=rank-order]")).to_contain_text("К Д В Т 10")
+    assert not page_errors
+
+
+def test_costly_kopilka_pass_asks_first_and_the_tab_title_says_your_turn(open_page, live_server, page_errors):
+    """Misclick guard (K12): a pass that costs a remiz is not styled as the recommended move and
+    needs a second click; the tab's title says when it is the player's turn."""
+    made = make_table(live_server, "kopilka", ["me", "bot:random", "bot:random", "bot:random"])
+    page = open_page(seat_url(live_server, made))
+    rng = random.Random(9)
+    for _ in range(120):
+        state = wait_for_turn_or_end(page)
+        if state["over"] == "true":
+            break
+        assert page.title().startswith("● Your turn"), page.title()
+        button = page.locator("[data-key=act-pass]")
+        if button.count() and "costly" in (button.get_attribute("class") or ""):
+            assert "primary" not in button.get_attribute("class")
+            ply = int(state["ply"])
+            button.click()
+            expect(button).to_contain_text("Really pass?")
+            page.wait_for_timeout(300)
+            assert int(felt(page)["ply"]) == ply, "the first click must not pass"
+            button.click()
+            page.wait_for_function(
+                "([ply]) => Number(document.querySelector('[data-testid=felt]').dataset.ply) > ply", arg=[ply])
+            assert not page_errors
+            return
+        act_once(page, rng)
+    pytest.skip("no costly pass came up in this game")
+
+
+def test_a_lone_legal_card_plays_itself_when_asked(open_page, live_server, page_errors):
+    """The optional auto-play: with the setting on, a turn with one legal card needs no click."""
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random", "bot:random"], {"flush": "none"})
+    page = open_page(seat_url(live_server, made))
+    wait_for_turn_or_end(page)
+    page.locator(".prefs > summary").click()
+    page.locator("[data-key=pref-autoplay]").check()
+    rng = random.Random(4)
+    for _ in range(150):
+        state = wait_for_turn_or_end(page)
+        if state["over"] == "true":
+            break
+        if state["phase"] == "play" and page.locator("[data-testid=hand] button.card.legal").count() == 1:
+            page.wait_for_function(
+                "([ply]) => Number(document.querySelector('[data-testid=felt]').dataset.ply) > ply",
+                arg=[int(state["ply"])], timeout=5000)
+            assert not page_errors
+            return
+        act_once(page, rng)
+    pytest.skip("no turn with a single legal card came up")

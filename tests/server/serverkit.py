@@ -35,6 +35,10 @@ def config(tmp_path: Path, **overrides: Any) -> ServerConfig:
         "http_rate": 1000.0,
         "http_burst": 1000,
         "tune_gc": False,  # many apps live in one test process
+        # The budgets per address are tested on their own; elsewhere one test client plays many parts.
+        "address_rate": 1e4, "address_burst": 10_000, "state_rate": 1e4, "state_burst": 10_000,
+        "read_rate": 1e4, "read_burst": 10_000, "ws_per_address": 0,
+        "bot_tables": 1000, "bot_tables_per_address": 1000,
     }
     values.update(overrides)
     return ServerConfig(**values)

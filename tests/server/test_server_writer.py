@@ -8,10 +8,9 @@ import random
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
-from serverkit import Player, config, create, running
+from serverkit import Player, config, create
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
@@ -84,57 +83,6 @@ def test_every_update_is_stored_before_it_is_sent(tmp_path: Path) -> None:
         reader.close()
         for p in players:
             p.close()
-
-
-class FlakyStore(SqlStore):
-    """A SQL store that refuses every commit while ``failing`` is set."""
-
-    failing = False
-
-    def commit(self, saves: Sequence[Save]) -> None:
-        if self.failing:
-            raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
-        super().commit(saves)
-
-
-def test_a_failed_write_is_made_good_by_the_next_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("mushka.server.writer.RETRY_DELAYS", (0.0, 0.0, 0.0))
-    cfg = config(tmp_path)
-    store = FlakyStore(cfg.database_url)
-    with TestClient(create_app(cfg, store=store)) as client:
-        made = create(client, variant="kopilka", seats=["me"] * 4, start=True)
-        table_id = made["table"]["id"]
-        players = [Player(client, table_id, t["token"]) for t in made["tokens"]]
-        rng = random.Random(8)
-
-        def step() -> dict[str, Any]:
-            view = players[0].view
-            assert view is not None
-            actor = players[view["deal"]["to_act"]]
-            actor.act(rng.choice(actor.view["deal"]["legal"]))  # type: ignore[index]
-            update = {}
-            for p in players:
-                update = p.until(lambda m: m["type"] == "update")
-            return update
-
-        step()
-        store.failing = True
-        # Storage is down: the table plays on in memory (and says nothing it cannot keep to itself).
-        lost = [step() for _ in range(3)]
-        assert store.load(table_id).ply == lost[0]["ply"] - 1  # type: ignore[union-attr]
-        store.failing = False
-        after = step()
-        # The first write that works stores the whole game, the lost actions too.
-        again = store.load(table_id)
-        assert again is not None and again.ply == after["ply"] and again.version == after["version"]
-        version, view = players[1].version, players[1].view
-        for p in players:
-            p.close()
-    store.close()
-    with running(tmp_path) as client:
-        back = Player(client, table_id, made["tokens"][1]["token"])
-        assert back.state["version"] == version and back.state["view"] == view
-        back.close()
 
 
 def test_a_write_that_keeps_failing_is_reported_to_the_table(monkeypatch: pytest.MonkeyPatch) -> None:

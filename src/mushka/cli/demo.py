@@ -37,7 +37,11 @@ def register(app: typer.Typer) -> None:
         lang: LangOpt = None,
         events: Annotated[
             bool, typer.Option("--events/--summary", help="Print every event, or one summary per deal.")
-        ] = True,
+        ] = False,
+        deals_shown: Annotated[
+            int, typer.Option("--deals", "-d", min=0,
+                              help="Show the first N deals (0: all); the game is played to its end either way.")
+        ] = 5,
         save: Annotated[Path | None, typer.Option("--save", help="Write the game record (JSON) to this file.")] = None,
     ) -> None:
         """Play a seeded game between random players and print it deal by deal."""
@@ -58,6 +62,8 @@ def register(app: typer.Typer) -> None:
                 res = deal.result
                 if res is not None and rules.has_trumps and res.mushka is None:
                     records = [r + d for r, d in zip(records, res.record_delta, strict=True)]
+                if deals_shown and shown > deals_shown:
+                    continue
                 console.print()
                 report = deal_report(deal, shown, records if rules.has_trumps else None)
                 lines = render_deal(report, lang_)
@@ -72,6 +78,8 @@ def register(app: typer.Typer) -> None:
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])
         console.print()
+        if deals_shown and shown > deals_shown:
+            console.print(tr("demo.more", lang_, n=shown - deals_shown, total=shown))
         report_end = {"result": None if game.result is None else game.result.to_json()}
         for line in render_result(report_end, lang_):
             console.print(f"[bold]{line}[/]")
@@ -83,6 +91,8 @@ def register(app: typer.Typer) -> None:
 
 add_texts({
     "demo.header": ("{players} random players, seed {seed}", "{players} случайных игрока, зерно {seed}"),
+    "demo.more": ("… {n} more deals not shown ({total} in all; --deals 0 shows every one).",
+                  "… ещё сдач не показано: {n} (всего {total}; --deals 0 покажет все)."),
     "demo.saved": ("Record written to {path}; check it with `mushka replay {path}`.",
                    "Запись сохранена в {path}; проверить: `mushka replay {path}`."),
 })

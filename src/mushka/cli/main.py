@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import Annotated
 
 import typer
+import typer.core
+
+from mushka import __version__
 
 app = typer.Typer(
     name="mushka",
@@ -28,6 +32,30 @@ COMMAND_MODULES = [
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
+
+_display_type = typer.core.TyperOption.display_type_rich
+
+
+def _flag_without_type(self: typer.core.TyperOption, ctx: typer.Context) -> str | None:
+    """A flag (--help, --json, --events/--summary) takes no value: no ``<bool>`` beside it in --help."""
+    return None if self.is_flag else _display_type(self, ctx)
+
+
+typer.core.TyperOption.display_type_rich = _flag_without_type  # type: ignore[method-assign,assignment]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"mushka {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool | None, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                 help="Print the version and exit.")] = None,
+) -> None:
+    """Мушка: classic, mistigri and kopilka. Play, replay, simulate and study."""
 
 
 def main() -> None:

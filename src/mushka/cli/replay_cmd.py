@@ -85,7 +85,7 @@ def _fail(as_json: bool, payload: dict[str, object], message: str, lang: str) ->
 
 
 add_texts({
-    "replay.valid": ("the record is valid; {deals} deal(s).", "запись верна; сдач: {deals}."),
+    "replay.valid": ("the record is valid; deals: {deals}.", "запись верна; сдач: {deals}."),
     "replay.seats": ("Seats: {seats}", "Места: {seats}"),
     "replay.invalid": ("invalid record:", "ошибка в записи:"),
 })

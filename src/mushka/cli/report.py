@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mushka.cards import parse_card
 from mushka.engine import Deal
 from mushka.engine import events as ev
 from mushka.engine.kopilka import KopilkaDeal
@@ -83,7 +84,7 @@ def render_deal(report: dict[str, Any], lang: str) -> list[str]:
     """Readable lines for one deal report."""
     lines = [tr("report.deal", lang, number=report["number"], dealer=report["dealer"])]
     if "turnup" in report:
-        lines.append("  " + tr("report.trump", lang, card=report["turnup"]))
+        lines.append("  " + tr("report.trump", lang, card=shown(report["turnup"], lang)))
     if "declarations" in report:
         parts = []
         for seat, d in enumerate(report["declarations"]):
@@ -129,12 +130,17 @@ def render_result(report: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def shown(code: str, lang: str) -> str:
+    """A card code of the report (``TH``) in display form (``10♥``, in Russian ``10♥``, ``К♣``)."""
+    return parse_card(code).display(lang)
+
+
 def _special_text(item: dict[str, Any], lang: str) -> str:
     name = item["event"]
     seat = item.get("seat")
     if name == "Shown":
         return tr(f"event.Shown.{item['kind']}.{item['effect']}", lang, seat=seat,
-                  cards=" ".join(item["cards"]))
+                  cards=" ".join(shown(c, lang) for c in item["cards"]))
     if name == "FlushPaid":
         return tr("report.flush_paid", lang, seat=seat, each=item["each"])
     if name == "MushkaWon":
@@ -150,7 +156,7 @@ def _special_text(item: dict[str, Any], lang: str) -> str:
     if name == "Deadlock":
         return tr("event.Deadlock", lang)
     if name == "TookTurnup":
-        return tr("report.took", lang, seat=seat, card=item["card"])
+        return tr("report.took", lang, seat=seat, card=shown(item["card"], lang))
     return str(name)
 
 
@@ -167,7 +173,7 @@ add_texts({
     "report.game_unfinished": ("The game is not finished.", "Игра не окончена."),
     "report.winner": ("Seat {winner} wins. Money: {money}", "Выиграл игрок {winner}. Деньги: {money}"),
     "report.shared": ("The pot is shared. Money: {money}", "Касса поделена. Деньги: {money}"),
-    "report.by_mushka": ("The partie ended with a мушка (special hand).",
+    "report.by_mushka": ("The partie ended with a mushka (special hand).",
                          "Партия окончена мушкой (особой рукой)."),
     "report.truncated": ("Stopped at the deal limit.", "Остановлено по пределу сдач."),
     "report.flush_paid": ("flush paid to seat {seat}: {each} from every other player",

@@ -20,11 +20,17 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0 for every interface).")]
         = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
-        database_url: Annotated[str, typer.Option(
+        database_url: Annotated[str | None, typer.Option(
             "--database-url",
             help="SQLAlchemy URL of the database: sqlite:///FILE (made on first use) or "
-                 "postgresql://USER:PASSWORD@HOST:PORT/DATABASE (an existing database; needs mushka[postgres]).",
-        )] = "sqlite:///mushka.db",
+                 "postgresql://USER:PASSWORD@HOST:PORT/DATABASE (an existing database; needs mushka[postgres]). "
+                 "Default: mushka.db in the user's data directory.",
+        )] = None,
+        public_url: Annotated[str | None, typer.Option(
+            "--public-url",
+            help="The address friends reach this server at (e.g. http://192.168.1.20:8000/); "
+                 "invitation links are built on it.",
+        )] = None,
         grace: Annotated[float, typer.Option(
             "--grace", min=0, help="Seconds an absent player keeps his seat before a bot plays for him.",
         )] = 30.0,
@@ -64,6 +70,14 @@ def register(app: typer.Typer) -> None:
             help="WebSocket connections one client address may hold at once (0: no limit; raise it "
                  "for load tests from one machine).",
         )] = 64,
+        bot_tables: Annotated[int, typer.Option(
+            "--bot-tables", min=0,
+            help="Tables of bots only (for watching) the server plays at once; 0 allows none.",
+        )] = 12,
+        bot_workers: Annotated[int, typer.Option(
+            "--bot-workers", min=1,
+            help="Worker threads the bots of every table share for thinking (the CPU they may take).",
+        )] = 1,
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -80,6 +94,10 @@ def register(app: typer.Typer) -> None:
         from mushka.server.store import SqliteSync, SqlStore, shown_url
 
         lang_ = pick_lang(lang)
+        if database_url is None:
+            database_url = default_database_url()
+        if public_url is not None and not public_url.startswith(("http://", "https://")):
+            raise typer.BadParameter(tr("serve.bad_public_url", lang_), param_hint="--public-url")
         level = log_level.lower()
         if level not in ("debug", "info", "warning", "error"):
             raise typer.BadParameter(tr("serve.bad_level", lang_), param_hint="--log-level")
@@ -90,6 +108,12 @@ def register(app: typer.Typer) -> None:
         if bot is not None and bot not in known:
             raise typer.BadParameter(tr("serve.bad_bot", lang_, name=bot, known=", ".join(known)),
                                      param_hint="--bot")
+        # A taken port is said plainly, before anything is opened.
+        taken = port_taken(host, port)
+        if taken is not None:
+            said = tr("serve.port_taken", lang_, host=host, port=port, next=port + 1, problem=taken)
+            err_console.print(f"[bold red]{tr('cli.error', lang_)}[/] {said}")
+            raise typer.Exit(2)
         logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         try:
             # Connecting and migrating before the server starts turns a bad URL into one clear line.
@@ -108,10 +132,13 @@ def register(app: typer.Typer) -> None:
                               default_bot=bot, web_dir=web_dir, rate=rate, burst=max(20, int(rate * 4)),
                               http_rate=http_rate, http_burst=max(30, int(http_rate * 30)),
                               max_tables=max_tables, allowed_origins=tuple(allow_origin or ()),
-                              ws_per_address=per_address)
+                              public_url=public_url.rstrip("/") + "/" if public_url else None,
+                              ws_per_address=per_address, bot_tables=bot_tables, bot_workers=bot_workers)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         url = f"http://{shown}:{port}/"
         console.print(tr("server.open", lang_, url=url, db=escape(shown_url(database_url))))
+        if host in ("0.0.0.0", "::") and public_url is None:
+            console.print(tr("serve.friends_hint", lang_, port=port))
         if not (web_dir / "index.html").is_file():
             console.print(tr("server.no_web", lang_, url=url))
         try:
@@ -121,7 +148,45 @@ def register(app: typer.Typer) -> None:
             store.close()
 
 
+def default_database_url() -> str:
+    """SQLite in the user's data directory (platformdirs), made on first use: a game is never
+    stored in whatever directory the server happened to be started from."""
+    from platformdirs import user_data_path
+
+    folder = user_data_path("mushka", appauthor=False, ensure_exists=True)
+    return f"sqlite:///{folder / 'mushka.db'}"
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (the port is taken, most likely), or ``None``."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # Like uvicorn: a port left in TIME_WAIT by a server just stopped is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 add_texts({
+    "serve.port_taken": (
+        "cannot listen on {host}:{port} ({problem}): another program, perhaps another mushka serve, "
+        "holds the port; stop it or choose another port: mushka serve --port {next} (make run PORT={next})",
+        "нельзя слушать {host}:{port} ({problem}): порт занят другой программой, возможно другим "
+        "mushka serve; остановите её или выберите другой порт: mushka serve --port {next} (make run PORT={next})",
+    ),
+    "serve.bad_public_url": ("give a full address such as http://192.168.1.20:8000/",
+                             "укажите полный адрес, например http://192.168.1.20:8000/"),
+    "serve.friends_hint": (
+        "Friends on your network open http://THIS-MACHINE'S-ADDRESS:{port}/; give --public-url with that "
+        "address to put it in the invitation links.",
+        "Друзья в вашей сети открывают http://АДРЕС-ЭТОЙ-МАШИНЫ:{port}/; укажите этот адрес в --public-url, "
+        "чтобы он попал в ссылки-приглашения.",
+    ),
     "serve.bad_level": ("use debug, info, warning or error", "пишите debug, info, warning или error"),
     "serve.bad_sync": ("use normal or full", "пишите normal или full"),
     "serve.bad_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),

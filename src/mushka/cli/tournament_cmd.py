@@ -38,7 +38,7 @@ from mushka.cli.simulate_cmd import (
     play_plan,
 )
 from mushka.i18n import add_texts, tr
-from mushka.sim.errors import require_extra
+from mushka.sim.errors import SimulationError, require_extra
 from mushka.sim.executors import check_cluster, placement_text
 from mushka.sim.play import Table, default_jobs, split_bot_specs
 
@@ -121,6 +121,9 @@ def register(app: typer.Typer) -> None:
         cluster = check_cluster(cluster)
         env = parse_runtime_env(runtime_env)
         rules = build_rules(variant, players, option)
+        if not bots:
+            # Without --bots the entrants' list would be empty: say what to give instead.
+            raise SimulationError("tournament_no_bots")
         plan = plan_tournament(split_bot_specs(bots or []), rules, fmt=fmt, seatings=seatings,
                                seeds=games, base_seed=seed)
         jobs_list = plan.jobs()
@@ -143,6 +146,9 @@ add_texts({
                     "Турнир {format}: {games} игр ({seeds} наборов сдач × столов: {tables}, рассадка: "
                     "{seatings})."),
     "tour.ratings": ("Ratings", "Рейтинги"),
+    "error.tournament_no_bots": ("no bot given: a tournament needs at least 2 bots, e.g. --bots club,beginner",
+                                 "не указан ни один бот: для турнира нужно не меньше 2 ботов, "
+                                 "например --bots club,beginner"),
     "tour.pairwise": ("Pairwise scores (share of comparisons won)", "Попарный счёт (доля выигранных сравнений)"),
     "tour.col.elo": ("Elo ({pct}%)", "Эло ({pct}%)"),
     "tour.col.money": ("money ({pct}%)", "деньги ({pct}%)"),

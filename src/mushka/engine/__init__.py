@@ -22,6 +22,7 @@ def new_deal(
     rng: random.Random | int | None = None,
     picks: Sequence[Card | str | int] = (),
     record_events: bool = True,
+    chance_steps: bool = False,
     **state: object,
 ) -> Deal:
     """Deal one hand of the variant of ``rules`` (see :class:`Deal`)."""
@@ -29,7 +30,8 @@ def new_deal(
     from mushka.engine.trump import TrumpDeal
 
     cls: type[Deal] = TrumpDeal if rules.has_trumps else KopilkaDeal
-    return cls(rules, dealer, deck=deck, rng=rng, picks=picks, record_events=record_events, **state)
+    return cls(rules, dealer, deck=deck, rng=rng, picks=picks, record_events=record_events,
+               chance_steps=chance_steps, **state)
 
 
 __all__ = [

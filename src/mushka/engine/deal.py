@@ -21,13 +21,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from mushka.cards import CARDS, Card, cards_of, parse_card
-from mushka.engine.actions import Action
+from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
 from mushka.engine.events import Event
+from mushka.engine.types import DealResult, Phase, TrickRecord
+from mushka.engine.views import DealView
 from mushka.errors import (
     ChanceError,
     IllegalActionError,
@@ -35,131 +35,11 @@ from mushka.errors import (
     OutOfTurnError,
     ParseError,
 )
-from mushka.i18n import LocalText, add_texts, tr
+from mushka.i18n import LocalText
 from mushka.rules.model import Rules
 
-if TYPE_CHECKING:
-    from mushka.engine.views import DealView
-
-
-class Phase(IntEnum):
-    """Where a deal stands."""
-
-    DECLARE = 0
-    """C6-C8: declarations and exchanges (classic, mistigri)."""
-    REDISTRIBUTE = 1
-    """K6-K8: groups of three or more of a suit are shared out (kopilka)."""
-    PLAY = 2
-    """C13-C15 / K10-K19: trick play."""
-    OVER = 3
-    """The deal is settled."""
-
-    @property
-    def key(self) -> str:
-        """The i18n key of the phase name."""
-        return ("phase.declare", "phase.redistribute", "phase.play", "phase.over")[self]
-
-    def title(self, lang: str = "en") -> str:
-        """The phase's name in ``lang``."""
-        return tr(self.key, lang)
-
-    def name_in(self, lang: str = "en") -> str:
-        """The phase's name in ``lang`` (how error messages render a phase)."""
-        return tr(self.key, lang)
-
-
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
-    """A completed trick: who played what, the led suit, the winner (K17)."""
-
-    leader: int
-    cards: tuple[tuple[int, Card], ...]
-    winner: int
-    suit: int
-    privileged: bool
-    value: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """The settlement of one deal.  Fields that do not apply to a variant stay at
-    their neutral value (zeros, ``None``, ``False``)."""
-
-    variant: str
-    dealer: int
-    tricks: tuple[int, ...]
-    """Tricks taken by each seat."""
-    standing: tuple[bool, ...] = ()
-    """C7: who played the deal (classic, mistigri)."""
-    record_delta: tuple[int, ...] = ()
-    """C17-C18, MI6-MI7: change of each record (negative writes off)."""
-    remiz: tuple[int, ...] = ()
-    """C18/MI6: remiz written by each seat (K22: paid into the pot)."""
-    bonus: tuple[int, ...] = ()
-    """MI7: extra points written off by the holder of the privileged card."""
-    side: tuple[int, ...] = ()
-    """MI9: side-account money paid (negative) or received for a flush."""
-    flush_seat: int | None = None
-    """MI9-MI12: the seat paid for the best flush, if any."""
-    mushka: int | None = None
-    """C22/MI13: the seat that won the мушка with a special hand (deal stopped)."""
-    all_passed: bool = False
-    """C9: everybody passed."""
-    lone: int | None = None
-    """C10: the lone player who took all tricks without play."""
-    privileged_holder: int | None = None
-    """MI5: the standing seat that held the privileged card when play began."""
-    out: int | None = None
-    """K18: the kopilka player who went out first."""
-    deadlock: bool = False
-    """K19: the kopilka game ended in a deadlock."""
-    money: tuple[int, ...] = ()
-    """Kopilka: change of each balance in this deal (K12, K22)."""
-    pot: int = 0
-    """Kopilka: the pot after the deal."""
-    trick_log: tuple[TrickRecord, ...] = field(default=(), repr=False)
-    """Every counted trick in order."""
-
-    def summary(self, lang: str = "en") -> str:
-        """A one-line human summary in ``lang``."""
-        if self.mushka is not None:
-            return tr("result.mushka", lang, seat=self.mushka)
-        if self.all_passed:
-            return tr("result.all_passed", lang)
-        tricks = " ".join(f"{s}:{t}" for s, t in enumerate(self.tricks))
-        if self.variant == "kopilka":
-            money = " ".join(f"{s}:{m:+d}" for s, m in enumerate(self.money))
-            key = "result.deadlock" if self.deadlock else "result.kopilka"
-            return tr(key, lang, tricks=tricks, out=self.out, money=money, pot=self.pot)
-        rec = " ".join(
-            f"{s}:{d:+d}" for s, d in enumerate(self.record_delta) if self.standing[s]
-        )
-        text = tr("result.trump", lang, tricks=tricks, records=rec)
-        if self.flush_seat is not None:
-            text += " " + tr("result.flush", lang, seat=self.flush_seat)
-        return text
-
-    def to_json(self) -> dict[str, object]:
-        """A JSON-ready dict (cards as codes, suits as letters)."""
-        out: dict[str, object] = {"dealer": self.dealer, "tricks": list(self.tricks)}
-        if self.variant == "kopilka":
-            out.update(
-                out=self.out, deadlock=self.deadlock, money=list(self.money), pot=self.pot,
-                remiz=list(self.remiz),
-                trick_log=[
-                    {"winner": t.winner, "suit": "SCDH"[t.suit], "privileged": t.privileged,
-                     "value": t.value}
-                    for t in self.trick_log
-                ],
-            )
-        else:
-            out.update(
-                standing=list(self.standing), record_delta=list(self.record_delta),
-                remiz=list(self.remiz), bonus=list(self.bonus), side=list(self.side),
-                flush_seat=self.flush_seat, mushka=self.mushka, all_passed=self.all_passed,
-                lone=self.lone, privileged_holder=self.privileged_holder,
-            )
-        return out
+# The value types moved to mushka.engine.types; they stay importable from here.
+__all__ = ["Deal", "DealResult", "Phase", "TrickRecord"]
 
 
 class Deal(ABC):
@@ -177,6 +57,7 @@ class Deal(ABC):
         "_picks",
         "_result",
         "_rng",
+        "_steps",
         "_talon",
         "_trick",
         "_tricks",
@@ -205,6 +86,7 @@ class Deal(ABC):
     _forced: tuple[int, ...]
     _forced_pos: int
     _rng: random.Random | None
+    _steps: bool
     _result: DealResult | None
     _events: list[Event] | None
     _won: list[int]
@@ -222,6 +104,7 @@ class Deal(ABC):
         rng: random.Random | int | None = None,
         picks: Sequence[Card | str | int] = (),
         record_events: bool = True,
+        chance_steps: bool = False,
         **state: object,
     ) -> None:
         """Deal a hand.
@@ -232,7 +115,10 @@ class Deal(ABC):
         the random picks of kopilka (K7) in order (cards, codes or one
         space-separated string).  ``record_events=False``
         skips building the event log (the fast path rebuilds it on demand by
-        replay, see :meth:`events`).  Extra keyword ``state`` is
+        replay, see :meth:`events`).  ``chance_steps`` makes a random pick
+        that is not forced stop the deal with :class:`PendingChance` instead of
+        drawing it (:class:`mushka.engine.steps.StepDeal` drives chance one
+        step at a time that way).  Extra keyword ``state`` is
         variant-specific (the pot and balances of a kopilka game).
         """
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
@@ -245,6 +131,7 @@ class Deal(ABC):
         if isinstance(rng, int):
             rng = random.Random(rng)
         self._rng = rng
+        self._steps = chance_steps
         if deck is None:
             order = list(rules.deck_indices)
             (rng if rng is not None else random.Random()).shuffle(order)
@@ -374,11 +261,10 @@ class Deal(ABC):
     def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
         """Whether ``action`` (or its text form; by ``seat``, default the seat to
         act) is legal now.  Text that is not an action is not legal."""
-        if isinstance(action, str):
-            try:
-                action = Action.parse(action)
-            except ParseError:
-                return False
+        try:
+            action = self.read_action(action)
+        except ParseError:
+            return False
         if self.phase == Phase.OVER or (seat is not None and seat != self.to_act):
             return False
         return self._why(action) is None
@@ -387,16 +273,18 @@ class Deal(ABC):
         """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) naming
         the rule if ``action`` by ``seat`` is not legal now; return otherwise.
         Text is read as by :meth:`apply` (:class:`ParseError` if it is no action)."""
-        if isinstance(action, str):
-            action = Action.parse(action)
+        action = self.read_action(action)
         # The phase itself, not its English title, so that the message renders
         # in the language it is shown in (MushkaError.message).
         phase = self.phase
         if phase == Phase.OVER:
-            raise IllegalActionError("deal_over", action=action)
+            raise IllegalActionError("deal_over", rule=self._action_rule(), action=action)
+        given: object = seat  # typed int | None, but callers from outside may pass anything
+        if given is not None and (type(given) is not int or not 0 <= seat < self.n):  # type: ignore[operator]
+            # C1/K1: the seats of the table are the whole numbers 0..n-1.
+            raise IllegalActionError("bad_seat", rule="C1" if self.rules.has_trumps else "K1",
+                                     seat=repr(given)[:20], players=self.n)
         if seat is not None and seat != self.to_act:
-            if not 0 <= seat < self.n:
-                raise IllegalActionError("bad_seat", seat=seat, players=self.n)
             # §4: a refusal names the rule; here the rule that sets the order of turns.
             raise OutOfTurnError("out_of_turn", rule=self._turn_rule(), seat=seat,
                                  action=action, to_act=self.to_act, phase=phase)
@@ -407,6 +295,34 @@ class Deal(ABC):
                 "illegal", rule=rule, action=action, seat=self.to_act, phase=phase,
                 reason=LocalText(key, **params),
             )
+
+    def read_action(self, action: Action | str) -> Action:
+        """The :class:`Action` that ``action`` stands for: an action, or its text form.
+
+        Anything else (text that is no action, a number, ``None``, a tuple …)
+        raises :class:`ParseError` naming a rule (§4): N2 for a bad card code,
+        otherwise the rule of the phase that asked for an action.  Nothing changes.
+        """
+        if isinstance(action, Action):
+            return action
+        return Action.parse(action, rule=self._action_rule())
+
+    def _action_rule(self) -> str:
+        """The rule of the phase that asks for an action now (§4: refusals name one)."""
+        if self.phase != Phase.OVER:
+            return self._turn_rule()
+        result = self.result
+        if result is None:  # not scored yet: the rule of the phase that ended it
+            return "C13" if self.rules.has_trumps else "K18"
+        if not self.rules.has_trumps:
+            return "K19" if result.deadlock else "K18"  # the game ended when a hand emptied
+        if result.mushka is not None:
+            return "MI13" if self.rules.is_mistigri else "C22"
+        if result.all_passed:
+            return "C9"
+        if result.lone is not None:
+            return "C10"
+        return "C13"  # five tricks were played
 
     def _turn_rule(self) -> str:
         """The rule that says whose turn it is in the current phase."""
@@ -421,8 +337,7 @@ class Deal(ABC):
 
         An illegal action raises and leaves the deal unchanged.
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
+        action = self.read_action(action)
         self.check(action, seat)
         events: list[Event] = []
         self._log.append(action)
@@ -502,6 +417,7 @@ class Deal(ABC):
         other._picks = self._picks[:]
         other._forced = self._forced
         other._forced_pos = self._forced_pos
+        other._steps = self._steps
         if rng is None and self._rng is not None and self._chance_pending():
             # §4/STYLE 3: a copy must not draw from the original's generator,
             # or playing the copy would change the original's chance (K7 picks).
@@ -517,6 +433,28 @@ class Deal(ABC):
         other._lead_suit = self._lead_suit
         self._copy_extra(other)
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """``copy.deepcopy``: :meth:`copy`, with a chance generator of its own
+        while chance may still be drawn (K7 picks; afterwards it is never used)."""
+        other = self.copy()
+        if self._rng is not None and other._rng is self._rng and self._chance_pending():
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            other._rng = rng
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A compact pickle: the rules' options, the deck, the picks and the
+        actions as small ints (the deal is rebuilt by replay; the rules'
+        derived tables are not carried)."""
+        # Forced picks not drawn yet stay forced; drawn ones replay as forced.
+        picks = self._forced if len(self._forced) > len(self._picks) else tuple(self._picks)
+        rng = self._rng.getstate() if self._rng is not None and self._chance_pending() else None
+        return (_restore_deal, (type(self), self.rules, self.dealer, self._deck, picks,
+                                tuple(_pack(a) for a in self._log), self._initial_state(),
+                                self._events is not None, self._steps, rng))
 
     def _chance_pending(self) -> bool:
         """Whether chance outcomes may still be drawn in this deal (after the deck)."""
@@ -541,6 +479,8 @@ class Deal(ABC):
                 )
             self._forced_pos += 1
         else:
+            if self._steps:
+                raise PendingChance(tuple(options))
             if self._rng is None:
                 if self._forced:
                     raise ChanceError("chance_exhausted", rule="N4", what=what)
@@ -556,6 +496,60 @@ class Deal(ABC):
             f"<{type(self).__name__} {self.rules} dealer={self.dealer} phase={self.phase.name} "
             f"to_act={self.to_act} actions={len(self._log)}>"
         )
+
+
+class PendingChance(Exception):
+    """Raised by a deal made with ``chance_steps=True`` when a random pick (K7/K8)
+    is due and not forced: ``options`` are the card indices it picks from,
+    uniformly.  The deal that raised it is left half-way and must be dropped;
+    :class:`mushka.engine.steps.StepDeal` rebuilds it with the pick forced.
+    """
+
+    def __init__(self, options: tuple[int, ...]) -> None:
+        super().__init__(options)
+        self.options = options
+
+
+def _pack(action: Action) -> int:
+    return int(action.kind) << 52 | action.mask
+
+
+def _unpack(value: int) -> Action:
+    kind = Kind(value >> 52)
+    mask = value & ((1 << 52) - 1)
+    if kind is Kind.PLAY:
+        return PLAYS[mask.bit_length() - 1]
+    if kind is Kind.PASS:
+        return PASS
+    if kind is Kind.DRAW:
+        return DRAW
+    if kind is Kind.TAKE:
+        return TAKES[mask.bit_length() - 1]
+    if kind is Kind.DISCARD:
+        return DISCARDS[mask.bit_length() - 1]
+    return stand_mask(mask)
+
+
+def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, ...],
+                  picks: tuple[int, ...], actions: tuple[int, ...], state: dict[str, Any],
+                  record_events: bool, steps: bool, rng: tuple[Any, ...] | None) -> Deal:
+    """Unpickle a deal (see :meth:`Deal.__reduce__`): replay it."""
+    deal = cls(rules, dealer, deck=deck, picks=picks, record_events=record_events,
+               chance_steps=steps, **state)
+    for value in actions:
+        action = _unpack(value)
+        ev = deal._events
+        if ev is None:
+            deal.apply_unchecked(action)
+        else:
+            deal._log.append(action)
+            new: list[Event] = []
+            deal._do(action, new)
+            ev.extend(new)
+    if rng is not None:
+        deal._rng = random.Random()
+        deal._rng.setstate(rng)
+    return deal
 
 
 def _card_index(card: Card | str | int) -> int:
@@ -595,18 +589,3 @@ def _trick_record(raw: tuple[int, tuple[int, ...], int, int, bool, int]) -> Tric
     leader, packed, winner, suit, privileged, value = raw
     cards = tuple((p >> 6, CARDS[p & 63]) for p in packed)
     return TrickRecord(leader, cards, winner, suit, privileged, value)
-
-
-
-
-add_texts({
-    "result.mushka": ("seat {seat} won the мушка; the deal stopped.",
-                      "игрок {seat} выиграл мушку; сдача остановлена."),
-    "result.all_passed": ("everybody passed.", "все спасовали."),
-    "result.trump": ("tricks {tricks}; records {records}.", "взятки {tricks}; записи {records}."),
-    "result.flush": ("Flush paid to seat {seat}.", "Плата за одномастные карты — игроку {seat}."),
-    "result.kopilka": ("tricks {tricks}; seat {out} went out; money {money}; pot {pot}.",
-                       "взятки {tricks}; первым снёс карты игрок {out}; деньги {money}; касса {pot}."),
-    "result.deadlock": ("tricks {tricks}; deadlock, nobody went out; money {money}; pot {pot}.",
-                        "взятки {tricks}; тупик, никто не вышел; деньги {money}; касса {pot}."),
-})

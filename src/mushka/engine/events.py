@@ -11,13 +11,11 @@ terminal all show events only through :meth:`Event.seen_by`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from mushka.cards import Card, Suit, format_cards
+from mushka.engine.types import DealResult
 from mushka.i18n import add_texts, has, tr
-
-if TYPE_CHECKING:
-    from mushka.engine.deal import DealResult
 
 Cards = tuple[Card, ...]
 

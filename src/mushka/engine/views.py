@@ -13,8 +13,8 @@ from dataclasses import dataclass, fields
 
 from mushka.cards import Card, Suit
 from mushka.engine.actions import Action
-from mushka.engine.deal import DealResult, Phase, TrickRecord
 from mushka.engine.events import Event
+from mushka.engine.types import DealResult, Phase, TrickRecord
 from mushka.rules.model import Rules
 
 

@@ -179,6 +179,11 @@ class Rules:
         current.update(options)
         return Rules.make(self.variant, self.players if players is None else players, **current)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """A compact pickle: the variant, the table size and the changed options
+        (the derived tables and the engine's cache are rebuilt, not carried)."""
+        return (rules_from_text, (self.variant, self.players, self.options_text(changed_only=True)))
+
     # --- introspection -----------------------------------------------------
 
     @property

@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
@@ -32,7 +32,7 @@ from mushka import __version__
 from mushka.errors import MushkaError
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
-from mushka.server.guards import SecurityHeaders, check_json_body, check_origin
+from mushka.server.guards import SecurityHeaders, check_json_body, check_origin, client_address
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CreateTable,
@@ -132,6 +132,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
     """The server as an ASGI app (``store`` replaces the SQL storage, e.g. in tests)."""
     cfg = config or ServerConfig()
     limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
+    readers = AddressLimiter(cfg.read_rate, cfg.read_burst)
     holder: dict[str, Lobby] = {}
 
     def lobby() -> Lobby:
@@ -203,6 +204,11 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         if not limiter.allow(address):
             raise ProtocolError("rate_limited", rule="P6", rate=cfg.http_rate)
 
+    def limit_reads(request: Request) -> None:
+        # Records and replays are the dear reads (storage, parsing, replaying): a budget per address.
+        if not readers.allow(client_address(request.scope)):
+            raise ProtocolError("rate_limited", rule="P6", rate=cfg.read_rate)
+
     def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
         text = request.query_params.get(name)
         if text is None:
@@ -218,12 +224,20 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
 
     async def health(request: Request) -> Response:
         lob = lobby()
-        database = await asyncio.to_thread(lob.store.ping)
-        return json_reply(Health(
+        answers = await lob.database_answers()
+        failing = lob.writer.failing
+        storage: Literal["ok", "failing", "unreachable"] = (
+            "unreachable" if not answers else "failing" if failing else "ok")
+        report = Health(
+            status="ok" if storage == "ok" else "degraded",
             server=__version__, tables=len(lob.tables),
             playing=sum(1 for t in lob.tables.values() if t.status == "playing"),
-            connections=lob.connections, database=database,
-        ))
+            connections=lob.connections, database=storage == "ok", storage=storage,
+            waiting_for_storage=sum(1 for t in lob.tables.values() if t.stalled),
+            pending_saves=lob.writer.pending,
+            quarantined=len(getattr(lob.store, "quarantined", ())),
+        )
+        return json_reply(report, 200 if storage == "ok" else 503)
 
     async def meta(request: Request) -> Response:
         return json_reply(lobby().meta())
@@ -239,7 +253,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         body = await read_body(request, CreateTable)
         lang = request_lang(request, body.lang)
         try:
-            reply = await lobby().create(body, lang)
+            reply = await lobby().create(body, lang, address=client_address(request.scope))
         except MushkaError as exc:
             return error_reply(exc, lang)
         return json_reply(reply, 201)
@@ -259,10 +273,12 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return json_reply(reply)
 
     async def get_record(request: Request) -> Response:
+        limit_reads(request)
         text = await lobby().record(request.path_params["table_id"])
         return Response(text, media_type="application/json")
 
     async def get_replay(request: Request) -> Response:
+        limit_reads(request)
         made = await lobby().replay(request.path_params["table_id"], request_lang(request))
         return json_reply(made)
 
@@ -270,6 +286,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return json_reply(await lobby().rules(request.path_params["table_id"], request_lang(request)))
 
     async def list_records(request: Request) -> Response:
+        limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
         return json_reply(RecordList(records=await lobby().records(count, offset)))

@@ -48,6 +48,9 @@ class ServerConfig:
     besides the server's own address (e.g. its public name behind a reverse proxy)."""
     max_tables: int = 2000
     """Tables held in memory at once (waiting, playing, or recently over)."""
+    public_url: str | None = None
+    """The address friends reach this server at (``http://192.168.1.20:8000/``): invitation
+    links are built on it; without it, on the address the page was opened at."""
     max_connections: int = 64
     """Connections to one table (players and spectators)."""
     hello_timeout: float = 15.0
@@ -55,6 +58,22 @@ class ServerConfig:
     """Seconds an HTTP request may take to arrive whole, headers and body (slow senders are cut off)."""
     keep_alive: float = 5.0
     """Seconds an HTTP connection may stay idle between two requests."""
+    bot_workers: int = 1
+    """Worker threads the bots of every table share for thinking (and replays for being built):
+    the CPU the bots may take from the people playing, however many bot tables there are."""
+    bot_tables: int = 12
+    """Tables of bots only (nobody plays, people may watch) held at once; 0: none allowed."""
+    bot_tables_per_address: int = 3
+    """Tables of bots only one client address may have at once."""
+    read_rate: float = 10.0
+    """P6: records, replays and lists of records one address may ask for per second, on average."""
+    read_burst: int = 40
+    address_rate: float = 50.0
+    """P6: WebSocket messages per second all connections of one address may send together."""
+    address_burst: int = 200
+    state_rate: float = 5.0
+    """P6: full states (hello, resync, lang) per second all connections of one address may ask for."""
+    state_burst: int = 30
     http_per_address: int = 32
     """HTTP connections one client address may hold at once (0: no limit)."""
     ws_per_address: int = 64

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
+from mushka.server.guards import client_address
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CLIENT_MESSAGE,
@@ -70,6 +71,7 @@ class Connection:
         self.greeted = False
         self.strikes = 0
         self.bucket = TokenBucket(self.config.rate, self.config.burst)
+        self.address = client_address(websocket.scope)
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.config.queue_size)
         self._close_code: int | None = None
 
@@ -120,6 +122,13 @@ class Connection:
         """Serve the connection until either side closes it."""
         await self.websocket.accept()
         writer = asyncio.get_running_loop().create_task(self._writer())
+        if not self.lobby.sockets.take(self.address):
+            # P12: one address cannot hold every socket of the server.
+            self.fail(ProtocolError("too_many_connections", rule="P12", fatal=True, close_code=4429,
+                                    limit=self.config.ws_per_address))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=5)
+            return
         try:
             try:
                 self.table = await self.lobby.get(self.table_id)
@@ -129,6 +138,7 @@ class Connection:
                 return
             await self._receive_all()
         finally:
+            self.lobby.sockets.give_back(self.address)
             if self.table is not None and self.greeted:
                 await self.table.detach(self)
             self.close(1000)
@@ -160,10 +170,13 @@ class Connection:
         """Check one incoming frame and dispatch it; errors go back to the client."""
         request: RequestId | None = None
         try:
-            if not self.bucket.allow():
+            # The connection's own budget, then its address's, shared by all its connections.
+            mine = self.bucket.allow()
+            if not mine or not self.lobby.messages.allow(self.address):
                 self.strikes += 1
                 fatal = self.strikes >= self.config.strikes
-                raise ProtocolError("rate_limited", rule="P6", fatal=fatal, close_code=4429, rate=self.config.rate)
+                rate = self.config.rate if not mine else self.config.address_rate
+                raise ProtocolError("rate_limited", rule="P6", fatal=fatal, close_code=4429, rate=rate)
             message = self.parse(text, data)
             request = message.id
             await HANDLERS[message.type](self, message)
@@ -201,6 +214,11 @@ class Connection:
             raise ProtocolError("hello_first", rule="P3")
         return message
 
+    def _state_budget(self) -> None:
+        """P6: a full state is the dearest thing to send; every address has a budget of them."""
+        if not self.lobby.states.allow(self.address):
+            raise ProtocolError("rate_limited", rule="P6", rate=self.config.state_rate)
+
     def _table(self) -> Table:
         assert self.table is not None
         return self.table
@@ -211,6 +229,7 @@ class Connection:
         """P3, P4: greet, check the protocol version and the token, and send the state."""
         if self.greeted:
             raise ProtocolError("hello_again", rule="P3")
+        self._state_budget()
         self.lang = message.lang
         if message.protocol != PROTOCOL_VERSION:
             raise ProtocolError("protocol", rule="P3", fatal=True, close_code=4400,
@@ -232,6 +251,7 @@ class Connection:
 
     async def on_resync(self, message: Resync) -> None:
         """P7: the full state again."""
+        self._state_budget()
         await self._table().resync(self, message.id)
 
     async def on_set_seat(self, message: SetSeat) -> None:
@@ -248,6 +268,7 @@ class Connection:
 
     async def on_lang(self, message: SetLang) -> None:
         """Switch language; the state follows in it."""
+        self._state_budget()
         self.lang = message.lang
         await self._table().resync(self, message.id)
 

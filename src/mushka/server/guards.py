@@ -140,6 +140,14 @@ add_texts({
         "the body must be sent as application/json (it was {given})",
         "тело запроса нужно отправлять как application/json (пришло {given})",
     ),
+    "server.error.bot_tables": (
+        "the server already plays {limit} tables of bots only; seat yourself at the table, or try later",
+        "сервер уже играет {limit} столов из одних ботов; сядьте за стол сами или попробуйте позже",
+    ),
+    "server.error.bot_tables_yours": (
+        "you already have {limit} tables of bots only being played; wait until one ends",
+        "у вас уже играются {limit} столов из одних ботов; дождитесь конца одного из них",
+    ),
     "server.error.too_many_connections": (
         "too many connections from your address (at most {limit}); close some and try again",
         "слишком много соединений с вашего адреса (не больше {limit}); закройте лишние и повторите",

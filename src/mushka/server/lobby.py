@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
@@ -26,6 +27,7 @@ from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.variants import VARIANTS
 from mushka.server.config import ServerConfig
+from mushka.server.guards import AddressCounter
 from mushka.server.protocol import (
     CreateTable,
     CreateTableReply,
@@ -42,6 +44,7 @@ from mushka.server.protocol import (
     TableInfo,
     VariantInfo,
 )
+from mushka.server.ratelimit import AddressLimiter
 from mushka.server.replays import build_replay
 from mushka.server.store import TableStore
 from mushka.server.table import Seat, Services, Table, TableMoved, hash_token, new_token
@@ -50,6 +53,12 @@ from mushka.server.wire import clean_name
 from mushka.server.writer import Writer
 
 log = logging.getLogger("mushka.server")
+
+FINISHED_KEPT: Final = 64
+"""Finished games rebuilt from storage kept ready in memory (besides the live tables)."""
+
+PING_TIMEOUT: Final = 1.0
+"""Seconds ``/api/health`` waits for the database to answer before it reports it unreachable."""
 
 REPLAYS_KEPT: Final = 32
 """Replays kept ready in memory (a finished game never changes, so they stay right)."""
@@ -73,6 +82,14 @@ def seat_url(table_id: str, token: str) -> str:
     return f"/?table={table_id}#token={token}"
 
 
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 class Lobby:
     """Every table the server holds in memory, and the way to make more."""
 
@@ -90,12 +107,28 @@ class Lobby:
         self.config = config
         self.store = store
         self.writer = Writer(store)
+        self.thinkers = ThreadPoolExecutor(max_workers=max(1, config.bot_workers),
+                                           thread_name_prefix="mushka-bots")
+        """The bounded pool the bots of every table think in, and replays are built in."""
+        self.messages = AddressLimiter(config.address_rate, config.address_burst)
+        """P6: the messages of every connection of one address, together."""
+        self.states = AddressLimiter(config.state_rate, config.state_burst)
+        """P6: the full states asked for by every connection of one address, together."""
+        self.sockets = AddressCounter(config.ws_per_address)
+        """P12: the WebSockets each address holds."""
+        self._bot_tables: dict[str, str] = {}
+        """Tables of bots only, by id: the address that made each."""
         self.services = Services(config=config, store=store, writer=self.writer, bots=tuple(allowed),
+                                 thinkers=self.thinkers,
                                  default_bot=default)
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._replays: OrderedDict[tuple[str, str], Replay] = OrderedDict()
+        self._ping: asyncio.Task[bool] | None = None
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+        """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
+        self._pinged = 0.0
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -106,8 +139,9 @@ class Lobby:
         for snap in stored:
             try:
                 table = Table.restore(self.services, snap)
-            except (MushkaError, TypeError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", snap.id, exc)
+            except (MushkaError, TypeError, ValueError, KeyError, RecursionError) as exc:
+                # One damaged table must not keep the others from being served.
+                await asyncio.to_thread(self.store.quarantine, snap.id, f"{type(exc).__name__}: {exc}"[:300])
                 continue
             self.tables[table.id] = table
             table.begin()
@@ -124,6 +158,7 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.close()
         await self.writer.close()
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
 
     async def _sweep(self) -> None:
         """Now and then forget finished or waiting tables nobody has looked at for a while."""
@@ -147,14 +182,17 @@ class Lobby:
     # --- finding tables -----------------------------------------------------------------------
 
     async def get(self, table_id: str) -> Table:
-        """The table ``table_id``, from memory or rebuilt from storage; P12 if unknown."""
-        table = self.tables.get(table_id)
+        """The table ``table_id``, from memory or rebuilt from storage; P12 if unknown.
+
+        A finished game rebuilt from storage goes to a small cache of its own, not among
+        the live tables: looking at old games never takes the slot of a new one."""
+        table = self.tables.get(table_id) or self._finished_table(table_id)
         if table is not None:
             return table
         if len(table_id) > 32:
             raise ProtocolError("no_table", rule="P12", id=table_id[:32])
         async with self._loading:
-            table = self.tables.get(table_id)
+            table = self.tables.get(table_id) or self._finished_table(table_id)
             if table is not None:
                 return table
             snap = await asyncio.to_thread(self.store.load, table_id)
@@ -162,12 +200,33 @@ class Lobby:
                 raise ProtocolError("no_table", rule="P12", id=table_id)
             try:
                 table = Table.restore(self.services, snap)
-            except (MushkaError, TypeError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", table_id, exc)
+            except (MushkaError, TypeError, ValueError, KeyError, RecursionError) as exc:
+                await asyncio.to_thread(self.store.quarantine, table_id, f"{type(exc).__name__}: {exc}"[:300])
                 raise ProtocolError("no_table", rule="P12", id=table_id) from None
+            if table.status == "over":
+                self._keep_finished(table)
+                return table
             self.tables[table_id] = table
             table.begin()
             return table
+
+    def _finished_table(self, table_id: str) -> Table | None:
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+        return table
+
+    def _keep_finished(self, table: Table) -> None:
+        self._finished[table.id] = table
+        while len(self._finished) > FINISHED_KEPT:
+            _, old = self._finished.popitem(last=False)
+            if not old.clients:
+                old.evicted = True  # a watcher still on it keeps it; a finished game never changes
+
+    @property
+    def live(self) -> int:
+        """Tables that wait or play: what ``max_tables`` limits."""
+        return sum(1 for t in self.tables.values() if t.status != "over")
 
     def listed(self, status: str | None, lang: str) -> list[TableInfo]:
         """Listed tables in memory, newest first."""
@@ -177,11 +236,11 @@ class Lobby:
 
     # --- making tables ---------------------------------------------------------------------------
 
-    async def create(self, request: CreateTable, lang: str) -> CreateTableReply:
-        """P10: a new table as ``request`` asks, stored before it is announced."""
-        if len(self.tables) >= self.config.max_tables:
+    async def create(self, request: CreateTable, lang: str, address: str = "?") -> CreateTableReply:
+        """P10: a new table as ``request`` asks (by ``address``), stored before it is announced."""
+        if self.live >= self.config.max_tables:
             self.forget_idle()
-            if len(self.tables) >= self.config.max_tables:
+            if self.live >= self.config.max_tables:
                 raise ProtocolError("full", rule="P12", what="tables")
         # The engine checks the variant, the players and every option, naming their rules.
         try:
@@ -206,6 +265,9 @@ class Lobby:
                 seat.name, seat.token_hash = name, hash_token(token)
                 tokens.append((index, token))
             seats.append(seat)
+        bots_only = all(s.kind == "bot" for s in seats)
+        if bots_only:
+            self._check_bot_tables(address)
         table_id = secrets.token_urlsafe(9)
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(9)
@@ -215,8 +277,14 @@ class Lobby:
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
             created=datetime.now(UTC),
         )
-        await asyncio.to_thread(self.store.create, table.snapshot())
+        try:
+            await asyncio.to_thread(self.store.create, table.snapshot())
+        except Exception:  # any driver error: nothing was made, and the caller is told why
+            log.exception("table %s could not be stored", table_id)
+            raise ProtocolError("storage_down", rule="P14") from None
         self.tables[table_id] = table
+        if bots_only:
+            self._bot_tables[table_id] = address
         if request.start or (table.autostart and all(s.kind != "open" for s in seats)):
             await table.start_now()
         log.info("table %s created: %s", table_id, rules)
@@ -225,6 +293,20 @@ class Lobby:
             tokens=[SeatToken(seat=s, token=t, url=seat_url(table_id, t)) for s, t in tokens],
             invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}",
         )
+
+    def _check_bot_tables(self, address: str) -> None:
+        """P12: tables of bots only cost CPU and nobody plays at them: a few at a time, on the
+        whole server and per address (``bot_tables``, ``bot_tables_per_address``)."""
+        for table_id in list(self._bot_tables):
+            table = self.tables.get(table_id)
+            if table is None or table.status == "over":
+                del self._bot_tables[table_id]
+        cfg = self.config
+        if len(self._bot_tables) >= cfg.bot_tables:
+            raise ProtocolError("bot_tables", rule="P12", limit=cfg.bot_tables)
+        mine = sum(1 for a in self._bot_tables.values() if a == address)
+        if mine >= cfg.bot_tables_per_address:
+            raise ProtocolError("bot_tables_yours", rule="P12", limit=cfg.bot_tables_per_address)
 
     def _seat_entry(self, entry: str) -> tuple[SeatKind, str | None]:
         word, _, bot = entry.strip().partition(":")
@@ -256,7 +338,7 @@ class Lobby:
 
     async def record(self, table_id: str) -> str:
         """P11: the record of a finished game (JSON text)."""
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) or self._finished_table(table_id)
         if table is not None:
             if table.status != "over" or table.game is None:
                 raise ProtocolError("not_over", rule="P11", id=table_id)
@@ -269,6 +351,10 @@ class Lobby:
                 raise ProtocolError("not_over", rule="P11", id=table_id)
         if snap.record is None:
             raise ProtocolError("no_record", rule="P12", id=table_id)
+        if not await asyncio.to_thread(_is_json, snap.record):
+            # Damaged in storage: set aside rather than served (the row stays for inspection).
+            await asyncio.to_thread(self.store.quarantine, snap.id, "the stored record is not JSON")
+            raise ProtocolError("no_record", rule="P12", id=table_id[:32])
         return snap.record
 
     async def replay(self, table_id: str, lang: Lang) -> Replay:
@@ -278,8 +364,10 @@ class Lobby:
         if ready is not None:
             self._replays.move_to_end(key)
             return ready
-        record = Record.loads(await self.record(table_id))
-        made = await asyncio.to_thread(build_replay, record, table_id, lang)
+        text = await self.record(table_id)
+        # Reading the record and replaying it is work for a worker thread, never the loop's.
+        made = await asyncio.get_running_loop().run_in_executor(
+            self.thinkers, lambda: build_replay(Record.loads(text), table_id, lang))
         self._replays[key] = made
         while len(self._replays) > REPLAYS_KEPT:
             self._replays.popitem(last=False)
@@ -295,11 +383,8 @@ class Lobby:
         snaps = await asyncio.to_thread(self.store.finished, limit, offset)
         out = []
         for snap in snaps:
-            seats = []
-            if snap.record is not None:
-                seats = [str(s) for s in json.loads(snap.record).get("seats", [])]
             finished = snap.finished or snap.created
-            out.append(RecordSummary(id=snap.id, variant=snap.variant, players=snap.players, seats=seats,
+            out.append(RecordSummary(id=snap.id, variant=snap.variant, players=snap.players, seats=list(snap.names),
                                      finished=finished.isoformat(), winner=snap.winner,
                                      record=f"/api/records/{snap.id}"))
         return out
@@ -320,9 +405,30 @@ class Lobby:
                                         privileged=v.privileged.code, options=options))
         c = self.config
         return Meta(server=__version__, variants=variants, bots=list(self.services.bots),
-                    default_bot=self.services.default_bot,
+                    default_bot=self.services.default_bot, public_url=c.public_url,
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
-                                  grace=c.grace, bot_delay=c.bot_delay))
+                                  grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
+                                  bot_tables_per_address=c.bot_tables_per_address,
+                                  bot_tables_now=len(self._bot_tables)))
+
+    async def database_answers(self) -> bool:
+        """Whether storage answers a read within :data:`PING_TIMEOUT` (asked at most once a
+        second, and never twice at once: health checks cannot pile threads up)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._ping is not None and (not self._ping.done() or now - self._pinged < 1.0):
+            if not self._ping.done():
+                try:
+                    return await asyncio.wait_for(asyncio.shield(self._ping), PING_TIMEOUT)
+                except TimeoutError:
+                    return False
+            return self._ping.result()
+        self._pinged = now
+        self._ping = loop.create_task(asyncio.to_thread(self.store.ping))
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._ping), PING_TIMEOUT)
+        except TimeoutError:
+            return False
 
     @property
     def connections(self) -> int:

@@ -427,6 +427,12 @@ class Limits(Message):
     grace: float
     """Seconds an absent player keeps his seat before a bot stands in."""
     bot_delay: float
+    bot_tables: int = 0
+    """P12: tables of bots only the server holds at once (0: it makes none)."""
+    bot_tables_per_address: int = 0
+    """P12: tables of bots only one address may have at once."""
+    bot_tables_now: int = 0
+    """Tables of bots only being played now."""
 
 
 class Meta(Message):
@@ -438,6 +444,8 @@ class Meta(Message):
     bots: list[str]
     default_bot: str
     limits: Limits
+    public_url: str | None = None
+    """The address friends reach the server at, if the host gave one (invitation links use it)."""
 
 
 class RuleOut(Message):
@@ -521,9 +529,10 @@ class Replay(Message):
 
 
 class Health(Message):
-    """``GET /api/health``."""
+    """``GET /api/health`` (status 200 when ``ok``, 503 when ``degraded``)."""
 
-    status: Literal["ok"] = "ok"
+    status: Literal["ok", "degraded"] = "ok"
+    """``degraded`` when storage does not answer or does not store (then tables wait, P14)."""
     protocol: int = PROTOCOL_VERSION
     server: str
     tables: int
@@ -531,7 +540,15 @@ class Health(Message):
     playing: int
     connections: int
     database: bool
-    """Whether the database answered."""
+    """Whether the database answered a read within a second and the last commit was stored."""
+    storage: Literal["ok", "failing", "unreachable"] = "ok"
+    """``failing``: commits fail (disk full, a lock held for long); ``unreachable``: reads fail too."""
+    waiting_for_storage: int = 0
+    """Tables whose last change waits for storage (they take no other meanwhile, P14)."""
+    pending_saves: int = 0
+    """Changes queued for the next commit."""
+    quarantined: int = 0
+    """Tables set aside since the start because their stored rows are damaged."""
 
 
 class ErrorBody(Message):

@@ -52,7 +52,6 @@ from sqlalchemy import (
     func,
     insert,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -65,6 +64,9 @@ from mushka.server.texts import StorageError
 log = logging.getLogger("mushka.server")
 
 MIGRATIONS: Final = Path(__file__).resolve().parent / "migrations"
+
+BROKEN: Final = "broken"
+"""The status of a quarantined table: its rows could not be read back (see :meth:`SqlStore.quarantine`)."""
 
 SqliteSync = Literal["normal", "full"]
 """SQLite's ``synchronous`` setting: ``normal`` survives a crash of the server
@@ -109,6 +111,8 @@ class TableSnapshot:
     deals: tuple[tuple[int, str], ...] = ()
     """(number from 1, the deal's record as JSON text), every deal of the game
     so far, its move rows merged in."""
+    names: tuple[str, ...] = ()
+    """The seats' names as the record has them (a finished game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +161,8 @@ class Save:
     """The whole game record, once the game is over."""
     winner: int | None = None
     finished: datetime | None = None
+    names: tuple[str, ...] = ()
+    """With ``record``: the seats' names as the record has them."""
 
     @property
     def moves_only(self) -> bool:
@@ -203,6 +209,10 @@ class TableStore(Protocol):
         """Whether the storage answers."""
         ...
 
+    def quarantine(self, table_id: str, problem: str) -> None:
+        """Set aside a table whose stored rows cannot be used (never loaded or listed again)."""
+        ...
+
     def close(self) -> None:
         """Release the connections."""
         ...
@@ -233,6 +243,8 @@ class TableRow(Base):
     ply: Mapped[int] = mapped_column(Integer)
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    names: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The seats' names of a finished game (JSON list), for listings that must not read the record."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
@@ -351,7 +363,14 @@ def upgrade(engine: Engine) -> None:
 # --- the SQL repository ------------------------------------------------------------------------
 
 
-def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool = False) -> Engine:
+BUSY_TIMEOUT: Final = 0.5
+"""Seconds a SQLite statement waits for a lock held by somebody else before it fails (the
+writer then tries again, and a table whose change cannot be stored waits, saying so):
+short, so that a lock held for long stops nothing but the tables that must write."""
+
+
+def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool = False,
+                busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     """An engine for ``url``; SQLite gets a busy timeout and WAL so that readers never block
     the writer, with ``synchronous`` as ``sync`` says.  With ``own_checkpoints`` no commit
     checkpoints the WAL by itself: :meth:`SqlStore.checkpoint` does, when called.
@@ -360,7 +379,7 @@ def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool 
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30},
+            url, connect_args={"check_same_thread": False, "timeout": busy_timeout},
             poolclass=StaticPool if memory else None,
         )
         level = "FULL" if sync == "full" else "NORMAL"
@@ -407,7 +426,7 @@ _UPDATE_TABLE = (
 )
 _FINISH_TABLE = (
     update(_TABLES).where(_TABLES.c.id == bindparam("t_id"))
-    .values(record=bindparam("t_record"), winner=bindparam("t_winner"),
+    .values(record=bindparam("t_record"), winner=bindparam("t_winner"), names=bindparam("t_names"),
             finished_at=bindparam("t_finished", type_=DateTime(timezone=True)))
 )
 _UPDATE_SEAT = (
@@ -426,12 +445,21 @@ class SqlStore:
     """A :class:`TableStore` on SQLAlchemy; methods are synchronous (the server
     calls them from worker threads, and :meth:`commit` from its one writer thread)."""
 
-    def __init__(self, url: str, *, migrate: bool = True, sync: SqliteSync = "normal") -> None:
-        """Connect to ``url`` and, unless ``migrate`` is false, run the migrations."""
+    def __init__(self, url: str, *, migrate: bool = True, sync: SqliteSync = "normal",
+                 busy_timeout: float = BUSY_TIMEOUT, inline: bool = False) -> None:
+        """Connect to ``url`` and, unless ``migrate`` is false, run the migrations.
+
+        ``inline`` lets the writer commit on the event loop when commits are quick (SQLite,
+        ``synchronous=NORMAL``); by default every commit runs in the writer's thread, so that
+        a lock, a slow disk or a full one never stops the loop."""
         self.url = url
-        self._quick = url.startswith("sqlite") and sync == "normal"
-        # Quick commits run on the event loop; the checkpoints, which flush to disk, do not.
-        self.engine = make_engine(url, sync, own_checkpoints=self._quick)
+        self._sqlite = url.startswith("sqlite")
+        self._quick = self._sqlite and sync == "normal"
+        self._inline = inline
+        self.quarantined: list[tuple[str, str]] = []
+        """(table id, what was wrong) of every row set aside since this store was opened."""
+        # The checkpoints, which flush to disk, are the writer's (in its thread).
+        self.engine = make_engine(url, sync, own_checkpoints=self._quick, busy_timeout=busy_timeout)
         if migrate:
             upgrade(self.engine)
         self._writing: Connection | None = None
@@ -441,7 +469,7 @@ class SqlStore:
     def quick_commits(self) -> bool:
         """SQLite in WAL mode with ``synchronous=NORMAL``: a commit writes to the OS, no flush,
         a fraction of a millisecond; every other database is across a network or flushes."""
-        return self._quick
+        return self._quick and self._inline
 
     def create(self, table: TableSnapshot) -> None:
         """Store a new table (with plain inserts: ORM objects would leave reference cycles behind,
@@ -452,7 +480,8 @@ class SqlStore:
                 id=table.id, title=table.title, variant=table.variant, players=table.players,
                 options=json.dumps(table.options, sort_keys=True), status=table.status, listed=table.listed,
                 host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
-                record=table.record, winner=table.winner, created_at=table.created, updated_at=now,
+                record=table.record, winner=table.winner, names=_names_text(table.names) if table.record else None,
+                created_at=table.created, updated_at=now,
                 finished_at=table.finished, first_dealer=table.first_dealer))
             conn.execute(insert(_SEATS), [
                 {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
@@ -479,20 +508,41 @@ class SqlStore:
             raise
 
     def load(self, table_id: str) -> TableSnapshot | None:
-        """One table, or ``None``."""
+        """One table, or ``None`` (also when its rows are damaged: it is then quarantined)."""
         with self.engine.connect() as conn:
-            found = _load(conn, _TABLES.c.id == table_id, with_deals=True)
+            found, broken = _load(conn, _TABLES.c.id == table_id, with_deals=True)
+        self._set_aside(broken)
         return found[0] if found else None
 
     def load_active(self) -> list[TableSnapshot]:
-        """Every table that waits or plays."""
+        """Every table that waits or plays (those whose rows are damaged are quarantined)."""
         with self.engine.connect() as conn:
-            return _load(conn, _TABLES.c.status.in_(("waiting", "playing")), with_deals=True)
+            found, broken = _load(conn, _TABLES.c.status.in_(("waiting", "playing")), with_deals=True)
+        self._set_aside(broken)
+        return found
+
+    def quarantine(self, table_id: str, problem: str) -> None:
+        """Set a table aside: its status becomes ``broken``, so that it is never loaded, listed or
+        served again, while its rows stay as they are for whoever looks into it."""
+        log.error("table %s is damaged and set aside (status 'broken'): %s", table_id, problem)
+        self.quarantined.append((table_id, problem))
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(status=BROKEN))
+        except Exception:  # storage failing too: it is set aside in memory, and again next time
+            log.warning("table %s could not be marked broken", table_id, exc_info=True)
+
+    def _set_aside(self, broken: list[tuple[str, str]]) -> None:
+        for table_id, problem in broken:
+            self.quarantine(table_id, problem)
 
     def finished(self, limit: int, offset: int) -> list[TableSnapshot]:
-        """Finished games, newest first."""
+        """Finished games, newest first, without their records (``names`` holds the seats)."""
         with self.engine.connect() as conn:
-            return _load(conn, _TABLES.c.status == "over", with_deals=False, newest=True, limit=limit, offset=offset)
+            found, broken = _load(conn, _TABLES.c.status == "over", with_deals=False, newest=True, limit=limit,
+                                  offset=offset, summary=True)
+        self._set_aside(broken)
+        return found
 
     def checkpoint(self) -> None:
         """SQLite: copy what the WAL holds into the database file, without waiting for anybody
@@ -502,10 +552,10 @@ class SqlStore:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def ping(self) -> bool:
-        """Whether the database answers."""
+        """Whether the database answers a read of the server's tables."""
         try:
             with self.engine.connect() as conn:
-                conn.execute(text("SELECT 1"))
+                conn.execute(select(_TABLES.c.id).limit(1)).all()
         except Exception:  # any driver error means "not answering"
             log.exception("database ping failed")
             return False
@@ -547,6 +597,7 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
         settled.extend({"t_id": tid, "d_number": n} for n in save.settled)
         if save.record is not None:
             finished.append({"t_id": tid, "t_record": save.record, "t_winner": save.winner,
+                             "t_names": _names_text(save.names),
                              "t_finished": save.finished})
     if latest:
         conn.execute(_UPDATE_TABLE, [
@@ -605,10 +656,12 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = False, limit: int | None = None,
-          offset: int = 0) -> list[TableSnapshot]:
+          offset: int = 0, summary: bool = False) -> tuple[list[TableSnapshot], list[tuple[str, str]]]:
     """Tables matching ``where`` with their seats (and deals, the journal merged in), read
-    with plain selects (ORM objects would leave reference cycles behind)."""
-    query = select(_TABLES).where(where)
+    with plain selects (ORM objects would leave reference cycles behind); and the (id,
+    problem) of those whose rows cannot be read, left out."""
+    # A summary leaves the record out: a listing must not read (or parse) every game.
+    query = (select(*[c for c in _TABLES.c if c.name != "record"]) if summary else select(_TABLES)).where(where)
     if newest:
         # NULLS LAST spelled out: PostgreSQL sorts nulls first in a descending order, SQLite last.
         query = (query.order_by(_TABLES.c.finished_at.desc().nulls_last(), _TABLES.c.id)
@@ -617,7 +670,7 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
         query = query.order_by(_TABLES.c.created_at)
     rows = conn.execute(query).mappings().all()
     if not rows:
-        return []
+        return [], []
     ids = [r["id"] for r in rows]
     seats: dict[str, list[SeatSnapshot]] = {i: [] for i in ids}
     for s in conn.execute(select(_SEATS).where(_SEATS.c.table_id.in_(ids)).order_by(_SEATS.c.seat)).mappings():
@@ -629,7 +682,15 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
             deals[d["table_id"]].append((d["number"], d["data"]))
         for m in conn.execute(select(_MOVES).where(_MOVES.c.table_id.in_(ids)).order_by(_MOVES.c.version)).mappings():
             moves[m["table_id"]].append(m)
-    return [_snapshot(r, seats[r["id"]], deals[r["id"]], moves[r["id"]]) for r in rows]
+    found: list[TableSnapshot] = []
+    broken: list[tuple[str, str]] = []
+    for r in rows:
+        try:
+            found.append(_snapshot(r, seats[r["id"]], deals[r["id"]], moves[r["id"]]))
+        except (ValueError, TypeError, KeyError, AttributeError, AssertionError, RecursionError) as exc:
+            # One damaged row must not take the server down: it is left out (and quarantined).
+            broken.append((r["id"], f"{type(exc).__name__}: {exc}"[:300]))
+    return found, broken
 
 
 def _merged_deals(table_id: str, deals: list[tuple[int, str]], moves: list[Any]) -> tuple[tuple[int, str], ...]:
@@ -647,6 +708,19 @@ def _merged_deals(table_id: str, deals: list[tuple[int, str]], moves: list[Any])
     return tuple((n, json.dumps(records[n], separators=(",", ":"))) for n in sorted(records))
 
 
+def _names_text(names: Sequence[str]) -> str:
+    return json.dumps(list(names), ensure_ascii=False)
+
+
+def _names(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return ()
+    names = json.loads(text)
+    if not isinstance(names, list):
+        raise TypeError("the seats' names are not a list")
+    return tuple(str(n) for n in names)
+
+
 def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]], moves: list[Any]) -> TableSnapshot:
     options = json.loads(row["options"])
     created = _utc(row["created_at"])
@@ -660,7 +734,8 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
         id=row["id"], title=row["title"], variant=row["variant"], players=row["players"],
         options={str(k): str(v) for k, v in options.items()}, status=row["status"], listed=bool(row["listed"]),
         host=row["host"], autostart=bool(row["autostart"]), version=version, ply=ply,
-        seats=tuple(seats), created=created, record=row["record"], winner=row["winner"],
+        seats=tuple(seats), created=created, record=row.get("record"), winner=row["winner"],
+        names=_names(row.get("names")),
         finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
         deals=_merged_deals(row["id"], deals, moves),
     )

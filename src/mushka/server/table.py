@@ -30,6 +30,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
@@ -46,6 +47,7 @@ from mushka.rules import Rules
 from mushka.rules.texts import render_rules, section_title
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
+    Error,
     EventOut,
     Lang,
     Presence,
@@ -69,6 +71,11 @@ log = logging.getLogger("mushka.server")
 
 LANGS: tuple[Lang, ...] = ("en", "ru")
 
+STALL_RETRY = 0.5
+"""Seconds before a stalled table first tries to store its game again (then twice as long each
+time, up to :data:`STALL_RETRY_MAX`)."""
+STALL_RETRY_MAX = 5.0
+
 
 class Client(Protocol):
     """What a table needs of a connection."""
@@ -90,6 +97,8 @@ class Services:
     writer: Writer
     bots: tuple[str, ...]
     default_bot: str
+    thinkers: Executor | None = None
+    """The bounded pool of worker threads every table's bots think in (None: asyncio's own)."""
 
     def check_bot(self, name: str) -> str:
         """``name`` if tables may use that bot; else a P10 error listing the known ones."""
@@ -213,6 +222,8 @@ class Table:
         self._views = ViewTracker()
         self._unsaved = False
         """A write failed: the next save stores the whole game again."""
+        self.stalled = False
+        """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
 
     # --- building ----------------------------------------------------------------------
@@ -266,6 +277,7 @@ class Table:
             autostart=self.autostart, version=self.version, ply=self.ply,
             seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
+            names=tuple(self.seat_names()) if record is not None else (),
         )
 
     def record_text(self) -> str:
@@ -422,7 +434,8 @@ class Table:
         game = self.game
         if game is None or game.result is None or self.status != "over":
             return save
-        return replace(save, record=self.record_text(), winner=game.result.winner, finished=self.finished)
+        return replace(save, record=self.record_text(), winner=game.result.winner, finished=self.finished,
+                       names=tuple(self.seat_names()))
 
     def _full_save(self) -> Save:
         """Everything: every deal's row with all its actions so far; the journal starts afresh."""
@@ -459,20 +472,55 @@ class Table:
 
     async def _store(self, save: Save) -> None:
         """Hand ``save`` to the writer and wait until it is committed (the lock is held, so
-        a table's saves are stored in order)."""
+        a table's saves are stored in order).  If storage refuses it, the table stalls
+        (:meth:`_stall`) until its whole game is stored: nothing is sent before."""
         try:
             await self.services.writer.write(save)
         except WriteFailed:
-            # The game goes on in memory; the next save stores all of it again.
-            self._unsaved = True
+            await self._stall()
             return
         if save.full:
             self._unsaved = False
+
+    async def _stall(self) -> None:
+        """P14: storage failed; refuse every change (saying why) and keep trying to store the
+        whole game, lock held, until it is stored.  Raises :class:`WriteFailed` if the table
+        is closed first (the change was never sent, so nobody has seen it)."""
+        self.stalled = True
+        self._unsaved = True
+        log.warning("table %s waits for storage", self.id)
+        notice = {lang: Error(code="storage_down", rule="P14",
+                              message=ProtocolError("storage_down", rule="P14").message(lang)).model_dump_json()
+                  for lang in LANGS}
+        for client in list(self.clients):
+            client.send(notice[client.lang])
+        delay = STALL_RETRY
+        try:
+            while True:
+                if self._closed:
+                    raise WriteFailed(f"table {self.id} closed before its change was stored")
+                await asyncio.sleep(delay)
+                try:
+                    await self.services.writer.write(self._full_save())
+                except WriteFailed:
+                    delay = min(delay * 2, STALL_RETRY_MAX)
+                    continue
+                break
+        finally:
+            self.stalled = False
+        self._unsaved = False
+        log.info("table %s: storage is back, the game goes on", self.id)
+
+    def _check_storage(self, *, fatal: bool = False) -> None:
+        """P14: refuse what would change or show the table while a change waits for storage."""
+        if self.stalled:
+            raise ProtocolError("storage_down", rule="P14", fatal=fatal, close_code=4503)
 
     # --- connections ---------------------------------------------------------------------
 
     async def attach(self, client: Client, token: str | None, request: RequestId | None) -> None:
         """P4: seat a connection by its token (or as a spectator) and send it welcome and state."""
+        self._check_storage(fatal=True)
         async with self.lock:
             if self.evicted:
                 raise TableMoved
@@ -549,6 +597,7 @@ class Table:
 
     async def act(self, client: Client, text: str, version: int | None) -> None:
         """P5, P9: a person's action, checked by the engine, applied, stored and sent."""
+        self._check_storage()
         async with self.lock:
             if client.seat is None:
                 raise ProtocolError("spectator", rule="P5")
@@ -557,10 +606,11 @@ class Table:
             if version is not None and version != self.version:
                 raise ProtocolError("stale", rule="P9", given=version, current=self.version)
             try:
-                action = Action.parse(text)
+                action = self.game.deal.read_action(text)
             except ParseError as exc:
-                # The notation has no rule of the game; P5 is the protocol's rule for actions.
-                raise ProtocolError(exc.code, rule="P5", problem=EngineText(exc)) from None
+                # §4: named as the engine names it: N2 for a bad card code, else the rule of
+                # the phase that asked for an action (C7, C13, K7, K11).
+                raise ProtocolError(exc.code, rule=exc.rule, problem=EngineText(exc)) from None
             try:
                 await self._apply(client.seat, action)
             except IllegalActionError as exc:
@@ -634,7 +684,10 @@ class Table:
             assert game is not None
             view = game.view(seat)
             try:
-                action = await asyncio.to_thread(self._bot_of(seat).choose, view, self._rng)
+                # In the shared, bounded pool: however many tables bots play at, they
+                # take at most that many threads from the event loop.
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.services.thinkers, self._bot_of(seat).choose, view, self._rng)
             except Exception:  # a broken bot must not stop the table
                 log.exception("table %s: bot of seat %d failed; playing at random", self.id, seat)
                 action = self._rng.choice(view.deal.legal)
@@ -674,6 +727,7 @@ class Table:
 
     async def join(self, name: str | None, index: int | None) -> tuple[int, str]:
         """P8: take an open seat through the invitation; returns the seat and its new token."""
+        self._check_storage()
         async with self.lock:
             if self.evicted:
                 raise TableMoved
@@ -694,6 +748,7 @@ class Table:
 
     async def set_seat(self, client: Client, index: int, bot: str | None) -> None:
         """P8: the host puts a bot on an open seat, or opens a bot seat again."""
+        self._check_storage()
         async with self.lock:
             self._check_host(client)
             seat = self._seat_at(index)
@@ -708,6 +763,7 @@ class Table:
 
     async def start(self, client: Client, fill: str | None) -> None:
         """P8: the host starts the game; open seats get the bot ``fill``."""
+        self._check_storage()
         async with self.lock:
             self._check_host(client)
             if fill is not None:
@@ -716,6 +772,7 @@ class Table:
 
     async def leave(self, client: Client) -> None:
         """P8: a player gives up his seat while the table waits and watches from then on."""
+        self._check_storage()
         async with self.lock:
             if client.seat is None:
                 raise ProtocolError("spectator", rule="P5")
@@ -788,6 +845,7 @@ class Table:
 
     async def resync(self, client: Client, request: RequestId | None) -> None:
         """P7: send the full current state again."""
+        self._check_storage()
         async with self.lock:
             client.send(self.state(client, request).model_dump_json())
 

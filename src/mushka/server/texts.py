@@ -179,7 +179,8 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "no_table": 404, "no_record": 404,
     "not_over": 409, "not_waiting": 409, "seat_taken": 409, "no_open_seat": 409,
     "body_too_large": 413, "rate_limited": 429, "full": 503,
-    "bad_origin": 403, "bad_content_type": 415, "storage_down": 503, "too_many_connections": 429,
+    "bot_tables": 503, "bot_tables_yours": 429, "bad_origin": 403, "bad_content_type": 415,
+    "storage_down": 503, "too_many_connections": 429,
 }
 """HTTP status of each error code (400 for the rest)."""
 

@@ -21,8 +21,10 @@ thread, so that the loop never waits for them.  Either way there is one
 writer, so a table's saves stay in order.
 
 A failed commit is tried again a few times; if storage stays down, each
-waiting table is told (:class:`WriteFailed`) and plays on in memory, and its
-next save stores its whole game again.
+waiting table is told (:class:`WriteFailed`): it then stops taking changes,
+says so to its players (P14) and keeps trying to store its whole game, and
+only once that is stored does it send the change and go on.  Nothing is ever
+sent that storage does not hold.  :attr:`Writer.failing` tells ``/api/health``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from mushka.i18n import add_texts
 from mushka.server.store import Save, TableStore
 
 log = logging.getLogger("mushka.server")
@@ -80,6 +83,9 @@ class Writer:
         self._thread: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=1,
                                                                      thread_name_prefix="mushka-writer")
         self._closing = False
+        self.failing = False
+        """The last commit failed even after its retries (cleared by the next that works)."""
+        self.last_error: str | None = None
 
     def start(self) -> None:
         """Start the writer's task (and the checkpoints of a store that commits on the loop)."""
@@ -151,7 +157,9 @@ class Writer:
             except Exception as exc:  # any driver error: try again, then give up on this batch
                 self.stats.failures += 1
                 if attempt == len(RETRY_DELAYS):
-                    log.exception("storing %d changes failed; the tables play on in memory", len(saves))
+                    log.exception("storing %d changes failed; their tables wait for storage", len(saves))
+                    self.failing = True
+                    self.last_error = f"{type(exc).__name__}: {exc}"[:300]
                     raise WriteFailed(str(exc)) from exc
                 log.warning("storing %d changes failed (%s); trying again", len(saves), exc)
                 await asyncio.sleep(RETRY_DELAYS[attempt])
@@ -161,6 +169,7 @@ class Writer:
             self.stats.commits += 1
             self.stats.saves += len(saves)
             self.stats.largest = max(self.stats.largest, len(saves))
+            self.failing = False
             return
 
     def _commit(self, saves: list[Save]) -> float:
@@ -185,3 +194,13 @@ class Writer:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
             self._thread = None
+
+
+add_texts({
+    "server.error.storage_down": (
+        "the server cannot store the game right now, so it takes no changes; the table goes on "
+        "by itself as soon as storage is back",
+        "сервер сейчас не может сохранить игру и поэтому не принимает ходов; стол продолжит "
+        "сам, как только хранилище заработает",
+    ),
+})

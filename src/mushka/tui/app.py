@@ -242,7 +242,9 @@ class PlayApp(App[Path | None]):
                 self._autosave()
                 view = self.table.view()
                 body = render.deal_summary(view, self._summarised, self.table.names, self.table.human, self.lang)
-                self._open(TextScreen(body, self.lang, kind="summary", keys=[("Enter", "tui.key_next")]))
+                # After the last deal, Enter leads to the game's result, not to a next deal.
+                key = "tui.key_result" if self.table.is_over else "tui.key_next"
+                self._open(TextScreen(body, self.lang, kind="summary", keys=[("Enter", key)]))
                 return
             if self.table.is_over:
                 if not self._over_shown:
@@ -398,6 +400,10 @@ class PlayApp(App[Path | None]):
             self._say(tr("tui.mark_only_declare", self.lang), error=True)
         elif card is None:
             self._say(tr("tui.no_card", self.lang), error=True)
+        elif card not in self.selection.marked and card not in active_cards(deal, Mode.NORMAL):
+            # MI5: the privileged card may not be discarded; say so now, not on confirm.
+            rule = "MI5" if card == deal.rules.privileged else "C7"
+            self._say(tr("tui.cannot_mark", self.lang, rule=rule, card=card.display(self.lang)), error=True)
         else:
             self.selection.marked ^= {card}
             self.message = Text()
@@ -509,7 +515,8 @@ class PlayApp(App[Path | None]):
         result = self.table.game.result
         assert result is not None
         body = render.game_over_panel(result, self.table.rules, self.table.names, self.table.human,
-                                      self.lang, str(self.saved) if self.saved else self.save_error)
+                                      self.lang, str(self.saved) if self.saved else self.save_error,
+                                      self.table.view().history)
 
         def chosen(choice: object) -> None:
             if choice == "history":

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from mushka.bots import BOTS
 from mushka.cards import Card, Suit
 from mushka.engine import DealResult, DealView, Event, Kind, Phase
 from mushka.engine import events as ev
@@ -47,9 +48,22 @@ def card_text(card: Card, lang: str, extra: str = "") -> Text:
     return Text(card.display(lang), style=" ".join(s for s in (extra, card_style(card)) if s))
 
 
+PERSONAS: dict[str, tuple[str, ...]] = {
+    "en": ("Fyodor", "Glasha", "Mitya", "Varya", "Savva", "Dunya", "Tikhon"),
+    "ru": ("Фёдор", "Глаша", "Митя", "Варя", "Савва", "Дуня", "Тихон"),
+}
+"""The names bots play under, by seat (the browser table uses the same)."""
+
+
 def seat_name(names: Sequence[str], seat: int, human: int, lang: str) -> str:
-    """``0 You`` / ``2 heuristic``: a seat's number and who plays it."""
-    who = tr("tui.you", lang) if seat == human else names[seat]
+    """``0 You`` / ``2 Mitya``: a seat's number and who plays it (a bot under a person's name)."""
+    if seat == human:
+        who = tr("tui.you", lang)
+    elif names[seat].split(":", maxsplit=1)[0] in BOTS:
+        personas = PERSONAS["ru" if lang == "ru" else "en"]
+        who = personas[seat % len(personas)]
+    else:
+        who = names[seat]
     return f"{seat} {who}"
 
 
@@ -275,11 +289,18 @@ def usable_keys(view: GameView, selection: Selection) -> set[str]:
     return keys
 
 
+NO_TRUMP_KEYS = frozenset({"Space", "s", "t"})
+"""Keys of the declaration (C6, C7), which kopilka does not have (K5)."""
+TRUMP_ONLY_NOT = frozenset({"d"})
+"""Kopilka's draw (K11), which classic and mistigri do not have."""
+
+
 def key_bar(view: GameView, selection: Selection, lang: str) -> Text:
-    """All keys of the game screen; those that do something now are bright."""
+    """The keys of the game screen in this variant; those that do something now are bright."""
     usable = usable_keys(view, selection)
+    absent = TRUMP_ONLY_NOT if view.deal.rules.has_trumps else NO_TRUMP_KEYS
     out = Text()
-    for i, (key, what) in enumerate(KEYS):
+    for i, (key, what) in enumerate(k for k in KEYS if k[0] not in absent):
         if i:
             out.append("  ")
         on = key in usable
@@ -376,7 +397,8 @@ def log_line(event: Event, lang: str) -> Text:
 def _result_note(result: DealResult, names: Sequence[str], human: int, lang: str) -> list[str]:
     notes = []
     if result.mushka is not None:
-        notes.append(tr("tui.note_mushka", lang, name=seat_name(names, result.mushka, human, lang)))
+        rule = "MI13" if result.variant == "mistigri" else "C22"
+        notes.append(tr("tui.note_mushka", lang, name=seat_name(names, result.mushka, human, lang), rule=rule))
     if result.all_passed:
         notes.append(tr("tui.note_all_passed", lang))
     if result.lone is not None:
@@ -423,7 +445,12 @@ def deal_summary(view: GameView, number: int, names: Sequence[str], human: int, 
                    + _pad(tr("tui.col_change", lang), 9) + tr("tui.col_record", lang) + "\n", style="dim")
         for seat in range(rules.players):
             standing = bool(result.standing) and result.standing[seat]
-            tricks = str(result.tricks[seat]) if standing else tr("tui.decl_pass", lang)
+            if standing:
+                tricks = str(result.tricks[seat])
+            elif result.mushka is not None:
+                tricks = tr("tui.not_declared", lang)  # C22/MI13: stopped before he declared
+            else:
+                tricks = tr("tui.decl_pass", lang)
             delta = result.record_delta[seat] if result.record_delta else 0
             change = f"{delta:+d}" if standing and result.mushka is None else "—"
             style = "bold" if seat == human else ""
@@ -476,8 +503,34 @@ def history_panel(view: GameView, names: Sequence[str], human: int, lang: str) -
     return out
 
 
+def money_parts(result: GameResult, rules: Rules, history: Sequence[DealResult], names: Sequence[str],
+                human: int, lang: str) -> Text:
+    """How each seat's final money was made: kopilka's ante, games and the pot taken at
+    the end (K3, K22, K23); classic and mistigri, the side account and the records (MI9, C21)."""
+    out = Text(tr("tui.money_parts", lang) + "\n", style="bold")
+    if rules.has_trumps:
+        head = _pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_side", lang), 8) \
+            + _pad(tr("tui.col_settle", lang), 9) + tr("tui.col_money", lang)
+        out.append(head + "\n", style="dim")
+        for seat in range(rules.players):
+            side = result.side[seat] if result.side else 0
+            out.append(_pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " " + _pad(f"{side:+d}", 8)
+                       + _pad(f"{result.settlement[seat]:+d}", 9) + f"{result.money[seat]:+d}\n")
+    else:
+        head = _pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_ante", lang), 7) \
+            + _pad(tr("tui.col_games", lang), 7) + _pad(tr("tui.col_pot", lang), 7) + tr("tui.col_money", lang)
+        out.append(head + "\n", style="dim")
+        for seat in range(rules.players):
+            games = sum(r.money[seat] for r in history)
+            pot = result.settlement[seat] if result.settlement else 0
+            out.append(_pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " " + _pad(f"{-rules.ante:+d}", 7)
+                       + _pad(f"{games:+d}", 7) + _pad(f"{pot:+d}", 7) + f"{result.money[seat]:+d}\n")
+    out.rstrip()
+    return out
+
+
 def game_over_panel(result: GameResult, rules: Rules, names: Sequence[str], human: int, lang: str,
-                    saved: str | None) -> Text:
+                    saved: str | None, history: Sequence[DealResult] | None = None) -> Text:
     """The end of the game: the winner and each seat's money (C21, K23)."""
     out = Text(tr("tui.game_over", lang) + "\n\n", style="bold")
     if result.winner is None:
@@ -499,6 +552,9 @@ def game_over_panel(result: GameResult, rules: Rules, names: Sequence[str], huma
             line += _pad(str(result.records[seat]), 8)
         line += f"{result.money[seat]:+d}"
         out.append(line + "\n", style="bold" if seat == human else "")
+    if not rules.has_trumps or any(result.settlement):
+        out.append("\n")
+        out.append_text(money_parts(result, rules, history or (), names, human, lang))
     out.append("\n" + tr("tui.deals_played", lang, n=result.deals) + "\n")
     if saved:
         out.append(tr("tui.saved", lang, path=saved) + "\n")

@@ -66,3 +66,20 @@ export function savedName() {
 export function saveName(name) {
   write(NAME_KEY, name || null);
 }
+
+const PREFS_KEY = "mushka.prefs";
+
+/** The player's table settings: `{autoplay, sound}` (both off unless turned on). */
+export function prefs() {
+  try {
+    const value = JSON.parse(read(PREFS_KEY) || "{}");
+    return value && typeof value === "object" ? value : {};
+  } catch (_) {
+    return {};
+  }
+}
+
+/** Change one table setting and remember it. */
+export function setPref(name, value) {
+  write(PREFS_KEY, JSON.stringify({ ...prefs(), [name]: value }));
+}

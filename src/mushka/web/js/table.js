@@ -17,7 +17,7 @@ import { offeredBots } from "./lobby.js";
 import { optionTitle, optionValue } from "./optionwords.js";
 import { isGameRule, tableRules } from "./rulesinfo.js";
 import { botChoice, seatLabel, seatName, signed } from "./seats.js";
-import { forgetToken, savedName, saveName, saveToken, tokenFor } from "./store.js";
+import { forgetToken, prefs, savedName, saveName, saveToken, setPref, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
 
 const TABS = ["score", "last", "log", "rules"];
@@ -271,6 +271,11 @@ export class TablePage {
     const at = cards.indexOf(active);
     if (at >= 0) this.handFocus = at;
     preserveFocus(this.root, () => replace(this.root, ...this.content()));
+    if (this.tab === "log") {
+      const panel = this.root.querySelector(".tabpanel");
+      if (panel) panel.scrollTop = panel.scrollHeight;
+    }
+    this.afterRender();
     const now = document.activeElement;
     if (this.handFocus !== null && this.handFocus !== undefined && (!now || now === document.body)) {
       const again = [...this.root.querySelectorAll(".hand button.card")];
@@ -283,6 +288,24 @@ export class TablePage {
       }
     } else if (at < 0 && now && !now.closest(".hand")) {
       this.handFocus = null;
+    }
+  }
+
+  /** The tab's title says when it is the player's turn; a lone legal card plays itself if asked. */
+  afterRender() {
+    const deal = this.view && this.view.deal;
+    const model = deal ? moveModel(deal) : null;
+    const mine = !!(model && model.myTurn && !this.view.result);
+    document.title = mine ? `● ${t("title_your_turn")} — ${t("brand")}` : t("brand");
+    if (mine && this.turnAt !== this.ply) {
+      this.turnAt = this.ply;
+      if (prefs().sound) beep();
+    }
+    if (mine && prefs().autoplay && model.mode === "play" && this.pending === null && this.table.status === "playing"
+        && model.playCards.size === 1 && !model.canDraw && !model.canPass && this.autoAt !== this.ply) {
+      this.autoAt = this.ply;
+      const [only] = [...model.playCards];
+      setTimeout(() => { if (this.autoAt === this.ply && this.pending === null) this.act(only); }, 700);
     }
   }
 
@@ -318,6 +341,7 @@ export class TablePage {
     return h("div", { class: "table-head" },
       h("h2", { text: title }),
       ...badges,
+      this.prefsBox(),
       tbl.status !== "waiting" ? h("button", { type: "button", class: "btn small", dataset: { key: "share", testid: "share" },
         title: this.inviteUrl(), text: t("share_link"), onclick: () => this.copyInvite() }) : null,
       h("a", { class: "btn small", href: withLang("./"), text: t("to_lobby") }));
@@ -352,15 +376,28 @@ export class TablePage {
       h("p", { text: this.host ? t("waiting_host_hint") : (this.seat === null ? t("waiting_guest_hint") : t("waiting_player_hint")) }),
       h("div", { class: "invite" }, h("span", { text: t("invite_link") }), inviteInput,
         h("button", { type: "button", class: "btn small", text: t("copy"), onclick: copy })),
+      isLoopback(new URL(invite).hostname) ? h("p", { class: "hint", dataset: { testid: "localhost-hint" },
+        text: t("localhost_hint") }) : null,
       nameField,
       seats,
       h("div", { class: "row" }, ...controls),
       this.refusalBox());
   }
 
+  /** The player's table settings: a lone legal card plays itself, a sound on one's turn. */
+  prefsBox() {
+    const p = prefs();
+    const box = (name, label) => h("label", { class: "pref" }, h("input", { type: "checkbox", checked: !!p[name],
+      dataset: { key: `pref-${name}` }, onchange: (e) => { setPref(name, e.target.checked); this.render(); } }), " ", label);
+    return h("details", { class: "prefs" }, h("summary", { class: "btn small", text: t("table_settings") }),
+      h("div", { class: "prefs-body" }, box("autoplay", t("pref_autoplay")), box("sound", t("pref_sound"))));
+  }
+
   /** The table's invitation link: it brings a friend to the table, never to one's own seat. */
   inviteUrl() {
-    const url = new URL(this.table.invite, location.href);
+    // The host's --public-url when he gave one: "localhost" means nothing on a friend's machine.
+    const base = (this.meta && this.meta.public_url) || location.href;
+    const url = new URL(`.${this.table.invite}`, base);
     url.hash = "";
     return url.href;
   }
@@ -504,7 +541,24 @@ export class TablePage {
         text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
     }
     boxes.push(this.trickBox(deal));
-    return h("div", { class: "centre" }, ...boxes);
+    return h("div", { class: "centre" }, ...boxes, this.factsBox(deal));
+  }
+
+  /** The game's key facts: the privileged card and its rule, the rank order, a banned lead. */
+  factsBox(deal) {
+    const order = normaliseOrder((this.table.options && this.table.options.rank_order) || RANK_ORDER[deal.variant]
+      || RANK_ORDER.classic);
+    const ranks = [...order].slice(0, 6).map((r) => short(`${r}S`).slice(0, -1)).join(" ");
+    const privRule = deal.variant === "mistigri" ? "MI3" : deal.variant === "kopilka" ? "K9" : "C11";
+    const orderRule = deal.variant === "mistigri" ? "MI2" : deal.variant === "kopilka" ? "K2" : "C3";
+    return h("div", { class: "facts", dataset: { testid: "facts" } },
+      h("span", { class: "fact" }, t("privileged_card"), " ",
+        // A rule, not a card on the table: text, so that it is never taken for somebody's card.
+        h("strong", { class: `suit-${deal.privileged.slice(-1)}`, title: cardName(deal.privileged),
+          text: short(deal.privileged) }),
+        h("span", { class: "rule-id", text: ` ${privRule}` })),
+      h("span", { class: "fact", dataset: { testid: "rank-order" } }, t("rank_order", { ranks: `${ranks} …` }),
+        h("span", { class: "rule-id", text: ` ${orderRule}` })));
   }
 
   trickBox(deal) {
@@ -715,8 +769,29 @@ export class TablePage {
       }
     } else if (model.mode === "play" && deal.variant === "kopilka") {
       buttons.push(button("draw", t("btn_draw"), "draw", model.canDraw, "D"));
-      const penalty = this.holdsLedSuit(deal) ? t("btn_pass_penalty", { n: this.remiz() }) : t("btn_pass");
-      buttons.push(button("pass", penalty, "pass", model.canPass, "P"));
+      const costly = this.holdsLedSuit(deal);
+      if (costly) {
+        // K12: a pass that costs a remiz is never the recommended move and asks once more.
+        const armed = this.confirmPass === this.ply;
+        const btn = h("button", { type: "button", class: `btn costly${armed ? " armed" : ""}`,
+          dataset: { key: "act-pass", action: "pass" }, "aria-keyshortcuts": "P",
+          "aria-disabled": model.canPass ? null : "true" },
+        armed ? t("btn_pass_confirm", { n: this.remiz() }) : t("btn_pass_penalty", { n: this.remiz() }),
+        h("span", { class: "key", "aria-hidden": "true", text: "P" }));
+        btn.addEventListener("click", () => {
+          if (this.pending !== null) return;
+          if (!armed) {
+            this.confirmPass = this.ply;
+            this.render();
+            return;
+          }
+          this.confirmPass = null;
+          this.act("pass");
+        });
+        buttons.push(btn);
+      } else {
+        buttons.push(button("pass", t("btn_pass"), "pass", model.canPass, "P"));
+      }
     }
     if (!buttons.length) return null;
     return h("div", { class: "actions", role: "group", "aria-label": t("your_actions") }, buttons);
@@ -954,6 +1029,29 @@ function seatHead(table, s, mySeat) {
   const name = seatName(table, s).split(" · ")[0];
   const room = table.players >= 6 ? 5 : 7;
   return name.length > room ? `${name.slice(0, room - 1)}…` : name;
+}
+
+/** A short, quiet tone (only when the player turned the sound on). */
+function beep() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = new Ctx();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.value = 0.05;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.12);
+    osc.onended = () => ctx.close();
+  } catch (_) {
+    // No sound then; the tab title and the status still say it.
+  }
+}
+
+function isLoopback(hostname) {
+  return hostname === "localhost" || hostname === "::1" || hostname === "[::1]" || hostname.startsWith("127.");
 }
 
 function isSetSeat(value) {

@@ -1,0 +1,187 @@
+"""Speed of the research environments against the raw engine, with OpenSpiel's C++ oh_hell beside each.
+
+A random classic 4-player deal (36 cards), every figure in deals per second,
+measured in one process one after the other, for the same time each:
+
+* ``raw``: the engine's fast path, ``deal.apply_unchecked(choice(deal.legal_actions()))``;
+* ``checked``: the checked path with events, ``deal.apply(choice(deal.legal_actions()))``;
+* ``openspiel``: the ``mushka_classic`` OpenSpiel game, chance steps and
+  ``state.apply_action(choice(state.legal_actions()))``;
+* ``openspiel+obs``: the same with ``state.observation_tensor()`` of the seat to act at every step;
+* ``pettingzoo``: the AEC env with masks and observations, random agents
+  (``env.last()`` then a random legal id from the mask);
+* ``openspiel+info``: the same with ``state.information_state_tensor()``;
+* ``openspiel+observer``: the observation written by OpenSpiel's Python
+  observer (``open_spiel.python.observation.make_observation``), the way
+  Python algorithms read it without a copy through C++;
+* ``oh_hell`` and ``oh_hell+info``: OpenSpiel's C++
+  ``oh_hell(players=4,num_suits=4,num_cards_per_suit=8,num_tricks_fixed=5)``
+  driven from Python by the same loops (oh_hell has no observation tensor,
+  only the information-state one).
+
+Run with the research extra (``pip install -e '.[research]'``)::
+
+    python bench/research_speed.py --seconds 3 [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from mushka.engine import new_deal
+from mushka.rules import make_rules
+
+OH_HELL = "oh_hell(players=4,num_suits=4,num_cards_per_suit=8,num_tricks_fixed=5)"
+RULES = make_rules("classic", 4)
+
+
+def rate(run_one: Callable[[random.Random], None], seconds: float) -> float:
+    rng = random.Random(1)
+    done = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        for _ in range(20):
+            run_one(rng)
+        done += 20
+    return done / (time.perf_counter() - start)
+
+
+def raw(rng: random.Random) -> None:
+    deal = new_deal(RULES, 0, rng=rng, record_events=False)
+    legal = deal.legal_actions
+    apply = deal.apply_unchecked
+    random_ = rng.random
+    while not deal.is_over:
+        options = legal()
+        apply(options[int(random_() * len(options))])
+
+
+def checked(rng: random.Random) -> None:
+    deal = new_deal(RULES, 0, rng=rng)
+    while not deal.is_over:
+        options = deal.legal_actions()
+        deal.apply(options[int(rng.random() * len(options))])
+
+
+def spiel_driver(game_name: str, observe: str = "") -> Callable[[random.Random], None]:
+    import pyspiel
+
+    import mushka.research.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(game_name)
+    observer = None
+    if observe == "observer":
+        # OpenSpiel's Python-side observer, as open_spiel.python.observation uses it.
+        from open_spiel.python.observation import make_observation
+        observer = make_observation(game)
+
+    def run(rng: random.Random) -> None:
+        state = game.new_initial_state()
+        random_ = rng.random
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(random_() * len(outcomes))][0])
+            else:
+                if observe == "obs":
+                    state.observation_tensor(state.current_player())
+                elif observe == "info":
+                    state.information_state_tensor(state.current_player())
+                elif observer is not None:
+                    observer.set_from(state, state.current_player())
+                actions = state.legal_actions()
+                state.apply_action(actions[int(random_() * len(actions))])
+
+    return run
+
+
+def pettingzoo_driver() -> Callable[[random.Random], None]:
+    from mushka.research.pettingzoo_env import env as make_env
+
+    env = make_env("classic", 4)
+
+    def run(rng: random.Random) -> None:
+        env.reset(seed=rng.randrange(1 << 30))
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pettingzoo-benchmark", action="store_true",
+                        help="also run PettingZoo's own performance_benchmark on the classic 4p env")
+    args = parser.parse_args()
+    if args.pettingzoo_benchmark:
+        from pettingzoo.test import performance_benchmark
+
+        from mushka.research.pettingzoo_env import env as make_env
+
+        performance_benchmark(make_env("classic", 4))
+    drivers = {
+        "raw": raw,
+        "checked": checked,
+        "openspiel": spiel_driver("mushka_classic(players=4)"),
+        "openspiel+obs": spiel_driver("mushka_classic(players=4)", "obs"),
+        "openspiel+info": spiel_driver("mushka_classic(players=4)", "info"),
+        "openspiel+observer": spiel_driver("mushka_classic(players=4)", "observer"),
+        "pettingzoo": pettingzoo_driver(),
+        "oh_hell": spiel_driver(OH_HELL),
+        "oh_hell+info": spiel_driver(OH_HELL, "info"),
+    }
+    rows: dict[str, list[float]] = {k: [] for k in drivers}
+    for _ in range(args.rounds):
+        for name, run in drivers.items():
+            rows[name].append(rate(run, args.seconds))
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    result = {
+        "deals_per_s": {k: round(v) for k, v in med.items()},
+        "openspiel_vs_checked": round(med["checked"] / med["openspiel"], 2),
+        "observation_on_top": round(med["openspiel"] / med["openspiel+obs"], 2),
+        "pettingzoo_vs_raw": round(med["raw"] / med["pettingzoo"], 2),
+        "oh_hell_vs_openspiel": round(med["oh_hell"] / med["openspiel"], 2),
+        "info_state_on_top": round(med["openspiel"] / med["openspiel+info"], 2),
+        "python_observer_on_top": round(med["openspiel"] / med["openspiel+observer"], 2),
+        "load_average": load,
+        "rounds": args.rounds,
+        "seconds_each": args.seconds,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{'driver':<16}{'deals/s':>10}   beside it: OpenSpiel oh_hell (C++) from Python")
+    beside = {"openspiel": "oh_hell", "openspiel+obs": "oh_hell+info", "openspiel+info": "oh_hell+info",
+              "raw": "oh_hell", "checked": "oh_hell", "pettingzoo": "oh_hell+info"}
+    beside["openspiel+observer"] = "oh_hell+info"
+    for name in ("raw", "checked", "openspiel", "openspiel+obs", "openspiel+info", "openspiel+observer",
+                 "pettingzoo"):
+        other = beside[name]
+        print(f"{name:<16}{med[name]:>10,.0f}   {other}: {med[other]:,.0f}")
+    print(f"OpenSpiel adapter: {result['openspiel_vs_checked']}x slower than the checked path (goal <= 2)")
+    print(f"observation every step: {result['observation_on_top']}x on top through C++, "
+          f"{result['python_observer_on_top']}x with the Python observer (goal <= 2)")
+    print(f"PettingZoo AEC: {result['pettingzoo_vs_raw']}x slower than the raw fast path (goal <= 10)")
+    print(f"load average {load}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""Fixed-shape tensors of what one seat knows: observation and information state.
+
+Research environments feed networks with flat vectors of floats.  For a
+:class:`~mushka.rules.Rules` value, :func:`observation_layout` and
+:func:`information_state_layout` name every segment of the vector (its name,
+offset and size), and an :class:`Encoder` fills one for a seat, never with a
+card the seat may not know (§4 of RULES): other seats' hands appear only when
+shown (MI9/C22), exchanges only as counts (C7).
+
+Card segments have one entry per card of the table's deck, in the order of
+:attr:`Rules.deck_cards`; "seat" segments are relative to the viewer (entry 0
+is the viewer, 1 the next seat in turn, …).  The layouts are listed in
+``docs/research.md``.
+
+The encoder is incremental: it keeps its vector and the masks it last wrote,
+and a step rewrites only the entries that changed (a played card, a trick
+taken), not the whole view; :meth:`DealView` is never built.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Final
+
+from mushka.engine.deal import Deal
+from mushka.engine.kopilka import KopilkaDeal
+from mushka.engine.trump import TrumpDeal
+from mushka.engine.types import Phase
+from mushka.rules.model import Rules
+
+TRUMP_TRICKS: Final = 5
+"""C13: five tricks a deal."""
+KOPILKA_TRICKS: Final = 16
+"""K14/K18: at most 16 counted tricks (each takes two or more of 32 cards)."""
+PHASES: Final = 5
+"""Dealing (chance), declare, redistribute, play, over."""
+
+
+class Layout:
+    """The named segments of a tensor: ``(name, size)`` in order."""
+
+    __slots__ = ("offsets", "segments", "size")
+
+    segments: tuple[tuple[str, int], ...]
+    offsets: dict[str, int]
+    size: int
+
+    def __init__(self, segments: tuple[tuple[str, int], ...]) -> None:
+        """A layout of ``segments`` laid out one after another."""
+        self.segments = segments
+        self.offsets = {}
+        off = 0
+        for name, size in segments:
+            self.offsets[name] = off
+            off += size
+        self.size = off
+
+    def slice(self, name: str) -> slice:
+        """Where segment ``name`` lies in the tensor."""
+        off = self.offsets[name]
+        return slice(off, off + dict(self.segments)[name])
+
+    def __repr__(self) -> str:
+        return f"Layout({', '.join(f'{n}[{s}]' for n, s in self.segments)}; size={self.size})"
+
+
+def observation_layout(rules: Rules) -> Layout:
+    """The segments of the observation tensor of ``rules`` (what a seat sees now)."""
+    d = rules.deck_size
+    n = rules.players
+    if rules.has_trumps:
+        return Layout((
+            ("hand", d), ("turnup", d), ("trump", 4), ("phase", PHASES), ("to_act", n),
+            ("dealer", n), ("declared", 3 * n), ("exchanged", 6 * n), ("turnup_taken", 1),
+            ("own_discards", d), ("trick", n * d), ("played", d), ("tricks_won", 6 * n),
+            ("shown", n * d), ("talon", 1), ("voids", 4 * n),
+        ))
+    return Layout((
+        ("hand", d), ("phase", PHASES), ("to_act", n), ("dealer", n), ("own_discards", d),
+        ("trick", n * d), ("played", d), ("tricks_won", n), ("hand_sizes", n),
+        ("banned_suit", 4), ("takebacks", 4), ("talon", 1), ("pot", 1), ("balances", n),
+    ))
+
+
+def information_state_layout(rules: Rules) -> Layout:
+    """The segments of the information-state tensor: the observation, the seat's
+    own hand as dealt and every trick in order (leader and cards by seat)."""
+    d = rules.deck_size
+    n = rules.players
+    tricks = TRUMP_TRICKS if rules.has_trumps else KOPILKA_TRICKS
+    return Layout((*observation_layout(rules).segments, ("own_dealt", d), ("trick_history", tricks * (n + n * d))))
+
+
+class Encoder:
+    """Fills the observation (or information-state) tensor of one seat, step by step.
+
+    Call :meth:`encode` after every step with the deal (``None`` while the
+    cards are being dealt, with ``dealt`` the seat's cards so far).  The
+    ``array('f')`` returned is the encoder's own buffer (numpy reads it
+    without a copy, ``numpy.frombuffer``): copy it to keep it.
+    """
+
+    __slots__ = ("_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_ntricks", "_ntricks_history",
+                 "_played", "_pos", "_seen", "_shown", "_tstate", "_version", "buffer", "layout", "rules", "seat")
+
+    rules: Rules
+    seat: int
+    layout: Layout
+    buffer: array[float]
+    _history: bool
+    _kopilka: bool
+    _n: int
+    _pos: tuple[int, ...]
+    _last: dict[int, int]
+    _ntricks: int
+    _ntricks_history: int
+    _version: tuple[int, int]
+    _played: bool
+    _shown: int
+    _tstate: tuple[int, int]
+    _done_mask: int
+    _ndone: int
+    _seen: int
+
+    def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
+        """An encoder for ``seat``; ``history`` gives the information-state tensor."""
+        self.rules = rules
+        self.seat = seat
+        self._history = history
+        self._kopilka = not rules.has_trumps
+        self._n = rules.players
+        key = ("encoder", history)
+        cached = rules.cache.get(key)
+        if cached is None:
+            layout = information_state_layout(rules) if history else observation_layout(rules)
+            pos = [-1] * 52
+            for k, c in enumerate(rules.deck_indices):
+                pos[c] = k
+            cached = rules.cache[key] = (layout, tuple(pos))
+        self.layout, self._pos = cached  # type: ignore[misc]
+        self.reset()
+
+    def reset(self) -> None:
+        """Start over (a new deal)."""
+        self.buffer = array("f", bytes(4 * self.layout.size))
+        self._last = {}
+        self._ntricks = 0
+        self._ntricks_history = 0
+        self._seen = 0
+        self._version = (-1, -1)
+        self._played = False
+        self._shown = 0
+        self._tstate = (-1, -1)
+        self._done_mask = 0
+        self._ndone = 0
+
+    def copy(self) -> Encoder:
+        """An independent copy (for a cloned state)."""
+        # Built through __init__ (its tables are cached per rules): no __new__ tricks, so a
+        # compiled build can copy it too.
+        other = Encoder(self.rules, self.seat, history=self._history)
+        other.buffer = self.buffer[:]
+        other._last = dict(self._last)
+        other._ntricks = self._ntricks
+        other._ntricks_history = self._ntricks_history
+        other._version = self._version
+        other._played = self._played
+        other._shown = self._shown
+        other._tstate = self._tstate
+        other._done_mask = self._done_mask
+        other._ndone = self._ndone
+        other._seen = self._seen
+        return other
+
+    # --- writing helpers -----------------------------------------------------
+
+    def _mask(self, name: str, mask: int, base: int = 0) -> None:
+        """Set card segment ``name`` (at ``base`` entries into it) to ``mask``, flipping only changes."""
+        off = self.layout.offsets[name] + base
+        old = self._last.get(off, 0)
+        diff = old ^ mask
+        if not diff:
+            return
+        self._last[off] = mask
+        buf = self.buffer
+        pos = self._pos
+        while diff:
+            low = diff & -diff
+            c = low.bit_length() - 1
+            buf[off + pos[c]] = 1.0 if mask & low else 0.0
+            diff ^= low
+
+    def _one_hot(self, name: str, index: int, base: int = 0) -> None:
+        """One-hot ``index`` (-1: none) in segment ``name`` (at ``base`` entries into it)."""
+        off = self.layout.offsets[name] + base
+        # One-hot segments are keyed apart from the card masks starting at the same offset.
+        key = -1 - off
+        old = self._last.get(key, -1)
+        if old == index:
+            return
+        if old >= 0:
+            self.buffer[off + old] = 0.0
+        if index >= 0:
+            self.buffer[off + index] = 1.0
+        self._last[key] = index
+
+    def _rel(self, seat: int) -> int:
+        return -1 if seat < 0 else (seat - self.seat) % self._n
+
+    # --- encoding --------------------------------------------------------------
+
+    def encode(self, deal: Deal | None, dealt: int = 0) -> array[float]:
+        """The tensor now: ``deal`` as the seat knows it (or the cards ``dealt`` so far)."""
+        if deal is None:
+            self._mask("hand", dealt)
+            self._one_hot("phase", 0)
+            if self._history:
+                self._mask("own_dealt", dealt)
+            return self.buffer
+        # Asked twice at the same step (OpenSpiel does): nothing changed.
+        version = (len(deal._log), len(deal._picks))
+        if version == self._version and deal.phase != Phase.OVER:
+            return self.buffer
+        self._version = version
+        seat = self.seat
+        d = self.rules.deck_size
+        self._mask("hand", deal.hands[seat])
+        self._one_hot("phase", int(deal.phase) + 1)
+        self._one_hot("to_act", self._rel(deal.to_act))
+        self._one_hot("dealer", self._rel(deal.dealer))
+        self._mask("own_discards", deal._dead[seat])
+        n = self._n
+        trick = deal._trick
+        tricks = deal._tricks
+        changed = (len(tricks), len(trick)) != self._tstate
+        if changed:
+            # A card was played or a trick taken (or taken back, K15) since the last step.
+            self._tstate = (len(tricks), len(trick))
+            done = self._done_mask
+            for t in tricks[self._ndone:]:
+                for p in t[1]:
+                    done |= 1 << (p & 63)
+            self._done_mask = done
+            self._ndone = len(tricks)
+            on_table = [0] * n
+            played = done
+            for p in trick:
+                played |= 1 << (p & 63)
+                on_table[((p >> 6) - seat) % n] = 1 << (p & 63)
+            for k in range(n):
+                self._mask("trick", on_table[k], k * d)
+            self._mask("played", played)
+        if self._history and self._seen == 0:
+            self._mask("own_dealt", _dealt_hand(deal, seat))
+            self._seen = 1
+        if self._kopilka:
+            assert isinstance(deal, KopilkaDeal)
+            self._encode_kopilka(deal)
+        else:
+            assert isinstance(deal, TrumpDeal)
+            self._encode_trump(deal, changed)
+        if self._history:
+            self._encode_history(deal)
+        return self.buffer
+
+    def _encode_trump(self, deal: TrumpDeal, changed: bool) -> None:
+        buf = self.buffer
+        off = self.layout.offsets
+        n = self._n
+        d = self.rules.deck_size
+        if not self._played:
+            self._mask("turnup", 1 << deal.turnup)
+            self._one_hot("trump", deal.trump)
+        if deal.phase == Phase.DECLARE or not self._played:
+            # Declarations are written once more when play begins, then never change (C7).
+            for s in range(n):
+                r = (s - self.seat) % n
+                self._one_hot("declared", deal._decl[s], 3 * r)
+                self._one_hot("exchanged", deal._exch[s], 6 * r)
+            buf[off["turnup_taken"]] = 1.0 if deal._took else 0.0
+            buf[off["talon"]] = len(deal._talon) / d
+            self._played = deal.phase != Phase.DECLARE
+        shown = deal._open | (1 << deal._final[2] if deal._final[2] >= 0 else 0)
+        if shown or self._shown:
+            for s in range(n):
+                self._mask("shown", deal.hands[s] if shown >> s & 1 else 0, self._rel(s) * d)
+            self._shown = shown
+        if not changed:
+            return
+        for s in range(n):
+            self._one_hot("tricks_won", deal._won[s], 6 * ((s - self.seat) % n))
+        # C14: a seat that did not follow suit has none of it left (nor trumps, if it
+        # had to trump and did not); the privileged card may be played freely (C12).
+        voids = off["voids"]
+        priv = deal._priv
+        trump = deal.trump
+        must_trump = self.rules.must_trump_if_void
+        entries = [t[1] for t in deal._tricks[self._ntricks:]]
+        self._ntricks = len(deal._tricks)
+        entries.append(tuple(deal._trick))
+        for packed in entries:
+            if not packed:
+                continue
+            lead = (packed[0] & 63) // 13
+            for p in packed[1:]:
+                card = p & 63
+                suit = card // 13
+                if suit != lead and card != priv:
+                    r = self._rel(p >> 6)
+                    buf[voids + 4 * r + lead] = 1.0
+                    if must_trump and suit != trump:
+                        buf[voids + 4 * r + trump] = 1.0
+
+    def _encode_kopilka(self, deal: KopilkaDeal) -> None:
+        buf = self.buffer
+        off = self.layout.offsets
+        n = self._n
+        d = self.rules.deck_size
+        for s in range(n):
+            r = self._rel(s)
+            buf[off["tricks_won"] + r] = deal._won[s] / KOPILKA_TRICKS
+            buf[off["hand_sizes"] + r] = deal.hands[s].bit_count() / d
+            buf[off["balances"] + r] = deal.balances[s] / max(1, self.rules.ante * n)
+        self._one_hot("banned_suit", deal._banned)
+        self._one_hot("takebacks", min(deal._takebacks, 3))
+        buf[off["talon"]] = len(deal._talon) / d
+        buf[off["pot"]] = deal.pot / max(1, self.rules.ante * n)
+
+    def _encode_history(self, deal: Deal) -> None:
+        n = self._n
+        d = self.rules.deck_size
+        width = n + n * d
+        limit = TRUMP_TRICKS if not self._kopilka else KOPILKA_TRICKS
+        base = self.layout.offsets["trick_history"]
+        buf = self.buffer
+        done = self._ntricks_history
+        tricks = deal._tricks
+        for i in range(done, min(len(tricks), limit)):
+            leader, packed = tricks[i][0], tricks[i][1]
+            start = base + i * width
+            buf[start + self._rel(leader)] = 1.0
+            for p in packed:
+                buf[start + n + self._rel(p >> 6) * d + self._pos[p & 63]] = 1.0
+        self._ntricks_history = len(tricks)
+
+
+def _dealt_hand(deal: Deal, seat: int) -> int:
+    """N4: the cards ``seat`` was dealt, read from the deck (its own cards only)."""
+    n = deal.n
+    k = (seat - deal.eldest) % n
+    mask = 0
+    for c in deal._deck[k:5 * n:n]:
+        mask |= 1 << c
+    return mask

@@ -1,0 +1,399 @@
+"""A deal driven one step at a time, chance included: the engine's research API.
+
+:class:`StepDeal` starts a deal *without* a deck.  Chance is a sequence of
+steps like the players' (STYLE 5): each card of the deck, top first (N4), and
+each random pick of kopilka (K7/K8) is one chance step, with its outcomes and
+their probabilities; players act by numeric action ids
+(:mod:`mushka.engine.ids`).  The deal underneath is an ordinary
+:class:`~mushka.engine.Deal` with a stacked deck and forced picks, so it
+records and replays exactly like any other.
+
+Chance outcomes are deck positions: outcome ``k`` is the k-th card of
+:attr:`Rules.deck_cards`.  A deal that ends before any decision (a special
+hand that wins the мушка at the deal, C22/MI13) simply goes from its last
+chance step to the end: no redeal, the distribution of deals is untouched.
+
+Everything here is standard library: the adapters of :mod:`mushka.research`
+turn the lists into arrays.
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections.abc import Sequence
+from typing import Any, Final, Self
+
+from mushka.cards import CARDS, cards_of
+from mushka.engine import new_deal
+from mushka.engine.actions import Action
+from mushka.engine.deal import Deal, PendingChance
+from mushka.engine.encode import Encoder
+from mushka.engine.events import Event
+from mushka.engine.ids import ActionSpace, action_space
+from mushka.engine.utility import deal_utility
+from mushka.errors import ChanceError, IllegalActionError, MushkaError
+from mushka.i18n import add_texts
+from mushka.rules.model import Rules
+
+CHANCE: Final = -1
+""":attr:`StepDeal.current_player` at a chance step."""
+TERMINAL: Final = -4
+""":attr:`StepDeal.current_player` once the deal is over (OpenSpiel's value)."""
+
+
+class StepDeal:
+    """One deal, dealt and played step by step; see the module docstring."""
+
+    __slots__ = ("_deal", "_deck", "_encoders", "_history", "_keys", "_left", "_left_pos", "_log", "_options", "_picks",
+                 "_record", "_state", "dealer", "rules", "space")
+
+    rules: Rules
+    dealer: int
+    space: ActionSpace
+    _state: dict[str, Any]
+    _record: bool
+    _deck: list[int]
+    _left: int
+    _left_pos: list[int]
+    _picks: list[int]
+    _options: tuple[int, ...]
+    _deal: Deal | None
+    _log: list[Action]
+    _history: list[int]
+    _encoders: dict[tuple[int, bool], Encoder]
+    _keys: dict[int, tuple[int, list[Event]]]
+
+    def __init__(self, rules: Rules, dealer: int = 0, *, record_events: bool = True, **state: object) -> None:
+        """A deal of ``rules`` dealt by ``dealer``, its deck still to be dealt.
+
+        ``record_events`` keeps the event log (views, records and
+        :meth:`info_state_key` use it); ``state`` is a kopilka game's money
+        (``pot=``, ``balances=``) as for :func:`~mushka.engine.new_deal`.
+        """
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise MushkaError("bad_seat", rule="C4" if rules.has_trumps else "K4", seat=dealer,
+                              players=rules.players)
+        self.rules = rules
+        self.dealer = dealer
+        self.space = action_space(rules)
+        self._state = dict(state)
+        self._record = record_events
+        self._deck = []
+        self._left = rules.deck_bits
+        self._left_pos = list(range(rules.deck_size))
+        self._picks = []
+        self._options = ()
+        self._deal = None
+        self._log = []
+        self._history = []
+        self._encoders = {}
+        self._keys = {}
+
+    # --- where the deal stands -------------------------------------------------
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal underneath (``None`` while a chance step is due)."""
+        return self._deal
+
+    def is_chance(self) -> bool:
+        """Whether the next step is chance (a card of the deck or a K7 pick)."""
+        return self._deal is None
+
+    def is_over(self) -> bool:
+        """Whether the deal is settled."""
+        return self._deal is not None and self._deal.is_over
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+        deal = self._deal
+        if deal is None:
+            return CHANCE
+        return TERMINAL if deal.is_over else deal.to_act
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """Every step so far: chance outcomes and action ids, in order."""
+        return tuple(self._history)
+
+    # --- chance ------------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance step due, as (deck position, probability).
+
+        N4: the next card of the deck is any card not dealt yet; K7/K8: a pick
+        is any card of the group still there, all equally likely.
+        """
+        if self._deal is not None:
+            return []
+        if len(self._deck) < self.rules.deck_size:
+            left = self._left_pos
+            p = 1.0 / len(left)
+            return [(k, p) for k in left]
+        pos = self.space._pos_of
+        cards = sorted(self._options)
+        p = 1.0 / len(cards)
+        return [(pos[c], p) for c in cards]
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply chance outcome ``outcome`` (a deck position, see :meth:`chance_outcomes`).
+
+        An outcome that is not possible now raises :class:`ChanceError` (N4)
+        and changes nothing.
+        """
+        if self._deal is not None:
+            raise ChanceError("chance_not_due", rule="N4")
+        size = self.rules.deck_size
+        card = (self.rules.deck_indices[outcome]
+                if isinstance(outcome, int) and not isinstance(outcome, bool) and 0 <= outcome < size else -1)
+        if len(self._deck) < size:
+            if card < 0 or not self._left >> card & 1:
+                raise ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
+                                  choices=" ".join(c.code for c in cards_of(self._left)))
+            self._deck.append(card)
+            self._left ^= 1 << card
+            self._left_pos.remove(outcome)
+            self._history.append(outcome)
+            if len(self._deck) == size:
+                self._build()
+            return
+        if card not in self._options:
+            raise ChanceError("chance_invalid", rule="K7", outcome=_code(card, outcome),
+                              choices=" ".join(CARDS[c].code for c in sorted(self._options)))
+        self._picks.append(card)
+        self._history.append(outcome)
+        self._build()
+
+    def _build(self) -> None:
+        """Make the deal from the deck and the picks so far, replaying the actions."""
+        try:
+            deal = new_deal(self.rules, self.dealer, deck=self._deck, picks=self._picks,
+                            record_events=self._record, chance_steps=True, **self._state)
+            for action in self._log:
+                if self._record:
+                    deal.apply(action)
+                else:
+                    deal.apply_unchecked(action)
+        except PendingChance as due:
+            self._deal = None
+            self._options = due.options
+            return
+        self._deal = deal
+        self._options = ()
+
+    # --- players' steps ------------------------------------------------------------
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal action ids of the seat to act, sorted (empty at chance and at the end)."""
+        deal = self._deal
+        return [] if deal is None else self.space.legal_ids(deal)
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act (empty at chance and at the end)."""
+        deal = self._deal
+        return () if deal is None else deal.legal_actions()
+
+    def action_of(self, action_id: int) -> Action:
+        """The action of id ``action_id`` for the seat to act."""
+        if self._deal is None:
+            raise IllegalActionError("chance_due", rule="N4", action=action_id)
+        return self.space.action(self._deal, action_id)
+
+    def id_of(self, action: Action) -> int:
+        """The id of ``action`` for the seat to act."""
+        if self._deal is None:
+            raise IllegalActionError("chance_due", rule="N4", action=action)
+        return self.space.id_of(self._deal, action)
+
+    def apply_id(self, action_id: int) -> None:
+        """Check and apply action id ``action_id`` by the seat to act.
+
+        An illegal id raises :class:`IllegalActionError` naming the rule and
+        changes nothing.
+        """
+        deal = self._deal
+        if deal is None:
+            raise IllegalActionError("chance_due", rule="N4", action=action_id)
+        action = self.space.action(deal, action_id)
+        deal.check(action)
+        self._step(deal, action, action_id)
+
+    def apply_action(self, action: Action | str) -> None:
+        """Check and apply ``action`` (or its text form) by the seat to act."""
+        deal = self._deal
+        if deal is None:
+            raise IllegalActionError("chance_due", rule="N4", action=action)
+        if isinstance(action, str):
+            action = Action.parse(action)
+        deal.check(action)
+        self._step(deal, action, self.space.id_of(deal, action))
+
+    def _step(self, deal: Deal, action: Action, action_id: int) -> None:
+        self._log.append(action)
+        self._history.append(action_id)
+        try:
+            if self._record:
+                # Checked already (apply_id / apply_action): apply with events, no second check.
+                events: list[Event] = []
+                deal._log.append(action)
+                deal._do(action, events)
+                if deal._events is not None:
+                    deal._events.extend(events)
+            else:
+                deal.apply_unchecked(action)
+        except PendingChance as due:
+            # K7: the discard let the next group be shared out; its pick is chance.
+            self._deal = None
+            self._options = due.options
+
+    # --- what a seat knows ----------------------------------------------------------
+
+    def _dealt_to(self, seat: int) -> int:
+        """The cards dealt to ``seat`` so far while the deck is being dealt (N4)."""
+        n = self.rules.players
+        k = (seat - self.dealer - 1) % n
+        mask = 0
+        for c in self._deck[k:5 * n:n]:
+            mask |= 1 << c
+        return mask
+
+    def info_state_key(self, seat: int) -> tuple[object, ...]:
+        """A canonical, hashable key of everything ``seat`` knows (perfect recall).
+
+        Two states with the same key are indistinguishable to ``seat``: the
+        key is the seat's own redacted event log (§4 of RULES), extended
+        step by step rather than rebuilt.
+        """
+        deal = self._deal
+        if deal is None:
+            # Nobody decides at a chance step; the key only tells the steps apart.
+            return (seat, "chance", len(self._deck), self._dealt_to(seat), tuple(self._history[self.rules.deck_size:]))
+        return (seat, *self._seen(seat, deal))
+
+    def _seen(self, seat: int, deal: Deal) -> tuple[Event, ...]:
+        events = deal.events(omniscient=True)
+        cached = self._keys.get(seat)
+        if cached is None or cached[0] > len(events):
+            cached = (0, [])
+        done, seen = cached
+        if done < len(events):
+            seen = seen[:] if cached[0] else []
+            seen.extend(e.seen_by(seat) for e in events[done:])
+            self._keys[seat] = (len(events), seen)
+        return tuple(seen)
+
+    def observation(self, seat: int) -> array[float]:
+        """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.encode.observation_layout`)."""
+        deal = self._deal
+        return self._encoder(seat, False).encode(deal, self._dealt_to(seat) if deal is None else 0)
+
+    def information_state(self, seat: int) -> array[float]:
+        """The information-state tensor of ``seat`` (:func:`~mushka.engine.encode.information_state_layout`)."""
+        deal = self._deal
+        return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)
+
+    def _encoder(self, seat: int, history: bool) -> Encoder:
+        enc = self._encoders.get((seat, history))
+        if enc is None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+                raise MushkaError("bad_seat", seat=seat, players=self.rules.players)
+            enc = self._encoders[(seat, history)] = Encoder(self.rules, seat, history=history)
+        return enc
+
+    # --- payoffs -----------------------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's payoff (:func:`~mushka.engine.utility.deal_utility`); zeros until the end."""
+        deal = self._deal
+        if deal is None or deal.result is None:
+            return (0.0,) * self.rules.players
+        return deal_utility(self.rules, deal.result)
+
+    # --- copies ---------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """A cheap independent copy."""
+        other = type(self)(self.rules, self.dealer, record_events=self._record, **self._state)
+        other._deck = self._deck[:]
+        other._left = self._left
+        other._left_pos = self._left_pos[:]
+        other._picks = self._picks[:]
+        other._options = self._options
+        other._deal = None if self._deal is None else self._deal.copy()
+        other._log = self._log[:]
+        other._history = self._history[:]
+        other._encoders = {k: e.copy() for k, e in self._encoders.items()}
+        other._keys = dict(self._keys)
+        return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """``copy.deepcopy`` is :meth:`clone`."""
+        other = self.clone()
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A compact pickle: the rules, the dealer, the money and the step history."""
+        return (_restore, (type(self), self.rules, self.dealer, self._state, self._record, tuple(self._history)))
+
+    def __repr__(self) -> str:
+        where = "chance" if self._deal is None else repr(self._deal)
+        return f"<StepDeal {self.rules} dealer={self.dealer} steps={len(self._history)} {where}>"
+
+    @classmethod
+    def from_deal(cls, deal: Deal) -> StepDeal:
+        """The steps that lead to ``deal`` (its deck and picks as chance outcomes)."""
+        out = cls(deal.rules, deal.dealer, record_events=True, **deal.initial_state)
+        pos = out.space._pos_of
+        for c in deal._deck:
+            out.apply_chance(pos[c])
+        picks = iter(deal._picks)
+        for action in deal.actions:
+            while out.is_chance():
+                out.apply_chance(pos[next(picks)])
+            out.apply_action(action)
+        while out.is_chance():
+            out.apply_chance(pos[next(picks)])
+        return out
+
+    def playout(self, rng: random.Random) -> None:
+        """Finish with uniformly random chance and actions (for tests and baselines)."""
+        while True:
+            if self._deal is None:
+                outcomes = self.chance_outcomes()
+                self.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            if self._deal.is_over:
+                return
+            ids = self.legal_action_ids()
+            self.apply_id(ids[rng.randrange(len(ids))])
+
+
+def _code(card: int, outcome: object) -> str:
+    return CARDS[card].code if card >= 0 else str(outcome)
+
+
+def _restore(cls: type[StepDeal], rules: Rules, dealer: int, state: dict[str, object], record: bool,
+             history: tuple[int, ...]) -> StepDeal:
+    """Unpickle a :class:`StepDeal`: replay its steps."""
+    out = cls(rules, dealer, record_events=record, **state)
+    for step in history:
+        if out.is_chance():
+            out.apply_chance(step)
+        else:
+            out.apply_id(step)
+    return out
+
+
+add_texts({
+    "error.chance_due": (
+        "{action} cannot be played: a chance step (a card of the deck or a random pick) is due first.",
+        "ход {action} невозможен: сначала случай (карта колоды или случайный выбор карты).",
+    ),
+    "error.chance_not_due": (
+        "no chance step is due: a player is to act.",
+        "сейчас не ход случая: ходит игрок.",
+    ),
+})

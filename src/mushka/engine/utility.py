@@ -1,0 +1,77 @@
+"""Utilities of a deal for research: payoffs with documented bounds, and lengths.
+
+A deal on its own is scored in money (stake units), as if it were the whole
+game:
+
+* classic and mistigri: ``-record_delta * stake + side`` (C17-C18, MI6-MI7:
+  a trick writes the record down, a remiz writes it up; MI9: flush side
+  payments), and a deal stopped by a special hand (C22/MI13) is settled as
+  C21 settles a partie with every record still at ``initial_record``: each
+  other seat pays the winner ``initial_record * stake``;
+* kopilka: the change of each balance in the game (K12, K22).
+
+Neither is zero-sum (records are written, not paid; kopilka pays the pot).
+The bounds below are guaranteed, not always attained.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mushka.engine.types import DealResult
+from mushka.rules.model import Rules
+
+TRICKS_PER_DEAL: Final = 5
+"""C13: five tricks a deal (classic, mistigri)."""
+KOPILKA_GROUP_DISCARDS: Final = 3
+"""K7/K8: at most three takers discard per shared group, one group per seat."""
+KOPILKA_MAX_TRICKS: Final = 16
+"""K14/K18: a counted trick holds two cards or more of the 32."""
+KOPILKA_LEADS_PER_TRICK: Final = 4
+"""K15/K19: three take-backs in a row at most before a trick counts (the fourth ends the game)."""
+
+
+def deal_utility(rules: Rules, result: DealResult) -> tuple[float, ...]:
+    """Each seat's payoff of a finished deal in money (see the module docstring)."""
+    n = rules.players
+    if not rules.has_trumps:
+        return tuple(float(m) for m in result.money)
+    stake = rules.stake
+    if result.mushka is not None:
+        # C21/C22: the deal stops; every record is still the initial one.
+        pay = rules.initial_record * stake
+        return tuple(float(pay * (n - 1) if s == result.mushka else -pay) for s in range(n))
+    return tuple(float(-result.record_delta[s] * stake + result.side[s]) for s in range(n))
+
+
+def max_deal_length(rules: Rules) -> int:
+    """The most decisions (player actions) a deal can take.
+
+    Classic/mistigri: one declaration each, the dealer's take (C6), five
+    tricks of every seat (C13).  Kopilka: the K7 discards, then at most 16
+    counted tricks, each after up to three take-backs (K15, K19), every lead
+    asking each seat once.
+    """
+    n = rules.players
+    if rules.has_trumps:
+        return n + 1 + TRICKS_PER_DEAL * n
+    leads = KOPILKA_MAX_TRICKS * KOPILKA_LEADS_PER_TRICK + KOPILKA_LEADS_PER_TRICK
+    return KOPILKA_GROUP_DISCARDS * n + leads * n
+
+
+def deal_utility_bounds(rules: Rules) -> tuple[float, float]:
+    """``(min_utility, max_utility)`` of :func:`deal_utility` under ``rules``."""
+    n = rules.players
+    if rules.has_trumps:
+        stake = rules.stake
+        flush = rules.flush_payment if "side_payment" in (rules.flush, rules.four_mode) else 0
+        remiz = max(rules.remiz, rules.effective_privileged_remiz)
+        mushka = rules.initial_record * stake if "wins_mushka" in (rules.flush, rules.four_mode) else 0
+        low = -max(remiz * stake + flush, mushka)
+        gain = (TRICKS_PER_DEAL * rules.trick_value + rules.privileged_bonus) * stake + flush * (n - 1)
+        return float(low), float(max(gain, mushka * (n - 1)))
+    # K12: each pass while holding the led suit costs a remiz; K22: a remiz and
+    # the game payment at the end; the pot pays out at most what is in it.
+    actions = max_deal_length(rules)
+    worst = rules.remiz * (actions // n + 1) + rules.effective_game_payment
+    return float(-worst), float(rules.ante * n + (n - 1) * worst)

@@ -1,0 +1,128 @@
+"""What the PettingZoo and Gymnasium environments share: a seeded deal driven by ids.
+
+A :class:`Table` deals with its own :class:`random.Random` (so one seed fixes
+every card and pick, N4/K7), hands out observations and action masks as
+numpy arrays and applies action ids.  Chance steps never reach the agents:
+the table plays them as soon as they are due.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from mushka.engine.deal import Deal
+from mushka.engine.encode import Layout, information_state_layout, observation_layout
+from mushka.engine.ids import action_space
+from mushka.engine.steps import StepDeal
+from mushka.rules import Rules
+from mushka.steps import DEFAULT_MAX_DEALS, StepGame, score_size
+
+
+class Table:
+    """One deal after another at a table of ``rules``, chance drawn from a seeded generator."""
+
+    rules: Rules
+    rng: random.Random
+    steps: StepDeal | StepGame
+    level: str
+    max_deals: int
+    num_actions: int
+    obs_size: int
+    obs_low: np.ndarray[Any, np.dtype[np.float32]]
+    obs_high: np.ndarray[Any, np.dtype[np.float32]]
+    dealer: int
+    history: bool
+    record_events: bool
+
+    def __init__(self, rules: Rules, *, history: bool = False, record_events: bool = False, level: str = "deal",
+                 max_deals: int = DEFAULT_MAX_DEALS) -> None:
+        """A table of ``rules``; ``history`` gives the information-state tensor instead of the observation;
+        ``record_events`` keeps the event log (the bots' views need it); ``level="game"`` plays a whole
+        partie (at most ``max_deals`` deals) or kopilka session instead of one deal."""
+        if level not in ("deal", "game"):
+            raise ValueError(f"level must be 'deal' or 'game', not {level!r}")
+        self.rules = rules
+        self.history = history
+        self.record_events = record_events
+        self.level = level
+        self.max_deals = max_deals
+        self.num_actions = action_space(rules).num_distinct_actions
+        layout = information_state_layout(rules) if history else observation_layout(rules)
+        if level == "game":
+            # The score sheet follows the deal's tensor (mushka.steps.score_size).
+            layout = Layout((*layout.segments, ("score", score_size(rules))))
+        self.obs_size = layout.size
+        # Every entry is 0..1 but kopilka's money, scaled by the antes in the pot (K3, K24).
+        self.obs_low = np.zeros(layout.size, np.float32)
+        self.obs_high = np.ones(layout.size, np.float32)
+        for name, _ in layout.segments:
+            if name in ("balances", "pot", "score"):
+                where = layout.slice(name)
+                self.obs_high[where] = np.inf
+                if name in ("balances", "score"):
+                    self.obs_low[where] = -np.inf
+        self.rng = random.Random()
+        self.dealer = 0
+        self.steps = self._new_steps(0)
+
+    def reset(self, seed: int | None, dealer: int | None = None) -> None:
+        """A new deal: the generator is reseeded when ``seed`` is given; the dealer
+        is ``dealer`` or drawn by lot (C4)."""
+        if seed is not None:
+            self.rng = random.Random(seed)
+        self.dealer = self.rng.randrange(self.rules.players) if dealer is None else dealer
+        self.steps = self._new_steps(self.dealer)
+        self.chance()
+
+    def _new_steps(self, dealer: int) -> StepDeal | StepGame:
+        if self.level == "game":
+            # C4: the first dealer is the game's first chance step.
+            return StepGame(self.rules, max_deals=self.max_deals, record_events=self.record_events)
+        return StepDeal(self.rules, dealer, record_events=self.record_events)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current deal (``None`` while chance is due)."""
+        return self.steps.deal
+
+    def chance(self) -> None:
+        """Play every chance step now due (cards of the deck, K7 picks)."""
+        steps = self.steps
+        rng = self.rng
+        while steps.is_chance():
+            outcomes = steps.chance_outcomes()
+            steps.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+
+    def apply(self, action_id: int) -> None:
+        """Apply a legal id of the seat to act, then any chance that follows."""
+        self.steps.apply_id(int(action_id))
+        self.chance()
+
+    def mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """1 where an id is legal for the seat to act."""
+        out = np.zeros(self.num_actions, np.int8)
+        ids = self.steps.legal_action_ids()
+        if ids:
+            out[ids] = 1
+        return out
+
+    def observe(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The seat's tensor as a fresh float32 array."""
+        values = self.steps.information_state(seat) if self.history else self.steps.observation(seat)
+        return np.frombuffer(values, np.float32).copy()
+
+    def render(self) -> str:
+        """A few lines for a human: the deal as the engine prints it, the trick, the scores."""
+        deal = self.steps.deal
+        if deal is None:
+            return "dealing"
+        lines = [repr(deal)]
+        for s in range(deal.n):
+            lines.append(f"seat {s}: {' '.join(c.code for c in deal.hand(s))}")
+        lines.append("trick: " + " ".join(f"{s}:{c.code}" for s, c in deal.current_trick))
+        if deal.result is not None:
+            lines.append(deal.result.summary())
+        return "\n".join(lines)

@@ -1,0 +1,255 @@
+"""The engine's research API: action ids, chance steps, tensors, keys, utilities, copies."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+from mushka.engine import new_deal, stack_deck
+from mushka.engine.encode import Encoder, information_state_layout, observation_layout
+from mushka.engine.ids import action_space
+from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
+from mushka.engine.utility import deal_utility_bounds, max_deal_length
+from mushka.errors import ChanceError, IllegalActionError
+from mushka.rules import make_rules
+
+TABLES = [("classic", 3), ("classic", 4), ("classic", 6), ("mistigri", 4), ("mistigri", 5), ("kopilka", 4)]
+
+
+def random_steps(rules, seed, *, dealer=0, check=None):
+    rng = random.Random(seed)
+    state = StepDeal(rules, dealer)
+    while not state.is_over():
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            if check is not None:
+                check(state)
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+    return state
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_action_ids_match_legal_actions(variant, players):
+    rules = make_rules(variant, players)
+    space = action_space(rules)
+    for seed in range(60):
+        rng = random.Random(seed)
+        deal = new_deal(rules, seed % players, rng=seed)
+        while not deal.is_over:
+            ids = space.legal_ids(deal)
+            actions = list(deal.legal_actions())
+            assert ids == sorted(set(ids))
+            assert all(0 <= i < space.num_distinct_actions for i in ids)
+            assert {space.action(deal, i) for i in ids} == set(actions)
+            assert [space.id_of(deal, space.action(deal, i)) for i in ids] == ids
+            space.apply(deal, ids[rng.randrange(len(ids))])
+
+
+def test_action_id_counts_per_rules_value():
+    assert action_space(make_rules("classic", 4)).num_distinct_actions == 38 + 36  # 36 cards at four (C2)
+    assert action_space(make_rules("classic", 6)).num_distinct_actions == 38 + 52
+    assert action_space(make_rules("kopilka", 4)).num_distinct_actions == 2 + 2 * 32
+
+
+def test_c7_bad_action_id_is_refused_naming_the_rule(classic4):
+    deal = new_deal(classic4, rng=3)
+    space = action_space(classic4)
+    before = deal.hands[:]
+    with pytest.raises(IllegalActionError) as err:
+        space.apply(deal, space.num_distinct_actions)
+    assert err.value.rule == "C7"
+    assert "номер хода" in err.value.message("ru")
+    assert deal.hands == before and not deal.actions
+
+
+def test_c13_an_illegal_id_names_the_rule(classic4):
+    state = StepDeal(classic4)
+    rng = random.Random(5)
+    while True:
+        if state.is_chance():
+            state.apply_chance(rng.choice(state.chance_outcomes())[0])
+        elif state.deal.phase.name == "PLAY" and state.deal.current_trick:
+            break
+        elif state.is_over():
+            state = StepDeal(classic4)
+        else:
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    illegal = [i for i in range(38, state.space.num_distinct_actions) if i not in state.legal_action_ids()]
+    steps = state.history
+    with pytest.raises(IllegalActionError) as err:
+        state.apply_id(illegal[0])
+    assert err.value.rule == "C13"
+    assert state.history == steps
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_n4_chance_steps_replay_like_a_stacked_deck(variant, players):
+    rules = make_rules(variant, players)
+    for seed in range(40):
+        state = random_steps(rules, seed, dealer=seed % players)
+        deal = state.deal
+        again = new_deal(rules, deal.dealer, deck=deal.deck, picks=deal.picks)
+        for action in deal.actions:
+            again.apply(action)
+        assert again.result == deal.result
+        assert again.events(omniscient=True) == deal.events(omniscient=True)
+        assert StepDeal.from_deal(deal).history == state.history
+        assert len(state.history) - rules.deck_size - len(deal.picks) == len(deal.actions)
+
+
+def test_k7_picks_are_chance_steps_with_uniform_outcomes(kopilka):
+    seen = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = StepDeal(kopilka)
+        while not state.is_over():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                assert len({p for _, p in outcomes}) == 1
+                if len(state.history) >= kopilka.deck_size:
+                    seen += 1
+                    assert state.current_player == CHANCE
+                    assert len(outcomes) <= 5
+                state.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_id(rng.choice(state.legal_action_ids()))
+        assert len(state.deal.picks) == len(state.history) - 32 - len(state.deal.actions)
+    assert seen > 0
+
+
+def test_n4_an_impossible_outcome_changes_nothing(classic4):
+    state = StepDeal(classic4)
+    state.apply_chance(0)
+    with pytest.raises(ChanceError) as err:
+        state.apply_chance(0)
+    assert err.value.rule == "N4"
+    with pytest.raises(ChanceError):
+        state.apply_chance(classic4.deck_size)
+    assert state.history == (0,)
+    assert len(state.chance_outcomes()) == classic4.deck_size - 1
+
+
+def test_c22_a_deal_won_at_the_deal_ends_after_its_last_chance_step():
+    rules = make_rules("classic", 4)  # C22 default: four of a suit and the A♠ win the мушка
+    deck = stack_deck(rules, ["AS 7D 8D 9D TD", None, None, None], dealer=0, fill=True)
+    state = StepDeal(rules, 0)
+    pos = {c: k for k, c in enumerate(rules.deck_cards)}
+    for card in deck[:-1]:
+        state.apply_chance(pos[card])
+        assert state.current_player == CHANCE
+    state.apply_chance(pos[deck[-1]])
+    assert state.current_player == TERMINAL
+    assert state.deal.result.mushka is not None
+    winner = state.deal.result.mushka
+    returns = state.returns()
+    assert returns[winner] == rules.initial_record * rules.stake * 3
+    assert all(r == -rules.initial_record * rules.stake for s, r in enumerate(returns) if s != winner)
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_utilities_within_bounds_and_length_within_max(variant, players):
+    rules = make_rules(variant, players)
+    low, high = deal_utility_bounds(rules)
+    for seed in range(80):
+        state = random_steps(rules, seed)
+        assert all(low <= u <= high for u in state.returns())
+        assert len(state.deal.actions) <= max_deal_length(rules)
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_incremental_tensors_equal_fresh_ones(variant, players):
+    rules = make_rules(variant, players)
+    obs = observation_layout(rules).size
+    info = information_state_layout(rules).size
+
+    def check(state):
+        for seat in range(players):
+            o = state.observation(seat)
+            i = state.information_state(seat)
+            assert len(o) == obs and len(i) == info
+            assert o == Encoder(rules, seat).encode(state.deal)
+            assert i == Encoder(rules, seat, history=True).encode(state.deal)
+
+    for seed in range(6):
+        random_steps(rules, seed, check=check)
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_section4_tensors_hold_no_hidden_card(variant, players):
+    rules = make_rules(variant, players)
+    layout = observation_layout(rules)
+    cards = rules.deck_cards
+    d = rules.deck_size
+
+    def check(state):
+        for seat in range(players):
+            known = set(state.deal.view(seat).known_cards())
+            vec = state.information_state(seat)
+            for name, size in layout.segments:
+                if name in ("hand", "turnup", "own_discards", "trick", "played", "shown"):
+                    part = vec[layout.slice(name)]
+                    for k in range(0, size, d):
+                        for j, x in enumerate(part[k:k + d]):
+                            if x:
+                                assert cards[j] in known, (name, cards[j])
+            assert {cards[j] for j, x in enumerate(vec[layout.slice("hand")]) if x} == set(
+                state.deal.hand(seat))
+
+    for seed in range(6):
+        random_steps(rules, seed, check=check)
+
+
+def test_info_state_key_ignores_what_the_seat_cannot_see(classic4):
+    base = stack_deck(classic4, ["7S 8C 9D TH JS", "8S 9C TD JH QS", None, None], dealer=3, fill=True)
+    # Seats 2 and 3 swap a card nobody else has seen.
+    deck = list(base)
+    a, b = deck.index(base[2 + 4 * 1]), deck.index(base[3 + 4 * 2])
+    deck[a], deck[b] = deck[b], deck[a]
+    keys = []
+    for order in (base, deck):
+        deal = new_deal(classic4, 3, deck=order)
+        state = StepDeal.from_deal(deal)
+        keys.append([state.info_state_key(s) for s in range(4)])
+    assert keys[0][0] == keys[1][0] and keys[0][1] == keys[1][1]
+    assert keys[0][2] != keys[1][2] and keys[0][3] != keys[1][3]
+    hash(keys[0][0])
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_pickle_and_deepcopy(variant, players):
+    rules = make_rules(variant, players)
+    for seed in range(10):
+        rng = random.Random(seed)
+        deal = new_deal(rules, rng=seed)
+        for _ in range(rng.randrange(20)):
+            if deal.is_over:
+                break
+            deal.apply(rng.choice(list(deal.legal_actions())))
+        blob = pickle.dumps(deal)
+        # K7 picks still to come carry the generator's state (2.5 KB) so they come out the same.
+        assert len(blob) < (1000 if deal.phase.name != "REDISTRIBUTE" else 4500)
+        for other in (pickle.loads(blob), copy.deepcopy(deal)):
+            assert other is not deal and other.hands == deal.hands and other.actions == deal.actions
+            assert other.events(omniscient=True) == deal.events(omniscient=True)
+            if not other.is_over:
+                other.apply(other.legal_actions()[0])
+                assert other.actions != deal.actions
+        state = random_steps(rules, seed)
+        again = pickle.loads(pickle.dumps(state))
+        assert again.history == state.history and again.returns() == state.returns()
+        assert copy.deepcopy(state).observation(0) == state.observation(0)
+
+
+def test_rules_pickle_is_compact_and_equal():
+    rules = make_rules("mistigri", 5, remiz=7)
+    new_deal(rules, rng=1)  # fills the rules' caches
+    blob = pickle.dumps(rules)
+    assert pickle.loads(blob) == rules
+    assert len(blob) < 300
