@@ -320,3 +320,16 @@ def test_a_lone_legal_card_plays_itself_when_asked(open_page, live_server, page_
             return
         act_once(page, rng)
     pytest.skip("no turn with a single legal card came up")
+
+
+def test_how_to_play_on_the_page(open_page, live_server, page_errors):
+    page = open_page(live_server.url)
+    page.locator("#howto-btn").click()
+    steps = page.locator("[data-testid=howto] li")
+    expect(steps).to_have_count(5)
+    expect(steps.nth(0)).to_contain_text("five cards each")
+    page.keyboard.press("Escape")
+    page.locator(".lang-btn[data-lang=ru]").click()
+    page.locator("#howto-btn").click()
+    expect(steps.nth(0)).to_contain_text("по пять карт")
+    assert not page_errors

@@ -48,6 +48,8 @@ def test_lobby_pictures(open_page, live_server, page_errors):
         page = open_page(f"{live_server.url}?lang={lang}", viewport={"width": 1280, "height": 860})
         expect(page.locator("#new-game-title")).to_be_visible()
         page.fill("#player-name", "Anna" if lang == "en" else "Аня")
+        page.select_option("#bot", "strong")
+        page.locator("#players").focus()
         picture(page, f"lobby-{lang}")
     assert not page_errors
 
@@ -91,7 +93,7 @@ def test_mistigri_deal_end(open_page, live_server, page_errors):
 
 def test_kopilka_game_end(open_page, live_server, page_errors):
     for lang in ("en", "ru"):
-        page = player_page(open_page, live_server, "kopilka", ["me", "bot:random", "bot:random", "bot:random"],
+        page = player_page(open_page, live_server, "kopilka", ["me", "bot:club", "bot:club", "bot:club"],
                            lang=lang, name="Anna" if lang == "en" else "Аня")
         rng = random.Random(7)
         for _ in range(400):

@@ -15,6 +15,21 @@ export const TEXTS = {
   yes: ["yes", "да"],
   no: ["no", "нет"],
 
+  // --- how to play ---
+  howto_title: ["How to play", "Как играть"],
+  howto_1: ["The deal: five cards each; the next card is turned up and its suit is trump (classic, mistigri). The rest is the talon.",
+    "Сдача: по пять карт; следующая карта открывается, её масть — козырь (обычная, мистигри). Остальное — прикуп."],
+  howto_2: ["Declare, in turn from the dealer's left: pass (you write nothing this deal) or stand and play. Standing, you may first exchange cards with the talon: select them, then press Stand. The dealer may take the turned-up card for one of his, and must then play.",
+    "Объявления, по очереди слева от сдающего: пас (в этой сдаче ничего не пишете) или игра. Играя, можно сначала прикупить: выберите карты и нажмите «Играю». Сдающий может взять открытую карту вместо своей и тогда обязан играть."],
+  howto_3: ["Tricks: follow suit if you can, otherwise trump; the cards you may play stand up. The privileged card (A♠ in classic, K♣ in mistigri) has rules of its own: see the facts on the felt.",
+    "Взятки: ходите в масть, если она есть, иначе бейте козырем; карты, которыми можно ходить, приподняты. У преимущественной карты (туз пик в обычной, король треф в мистигри) свои правила: см. под столом."],
+  howto_4: ["Score: records start at 30 and are written off, one point a trick; a standing player with no trick adds a remiz of 5. The first to reach zero wins and takes the others' records. Every change is explained with its rule.",
+    "Счёт: записи начинаются с 30 и списываются, по очку за взятку; игравший без взятки пишет ремиз 5. Кто первым дойдёт до нуля, выигрывает и берёт записи остальных. Каждое изменение объяснено с правилом."],
+  howto_5: ["Kopilka: four players, no trumps, a money pot; tricks are paid from the pot, a player without a trick pays a remiz into it, and whoever goes out first in the fourth game takes what is left.",
+    "Копилка: четыре игрока, без козырей, касса; взятки оплачиваются из кассы, игрок без взяток платит в неё ремиз, а кто первым снесёт карты в четвёртой игре, забирает остаток."],
+  howto_more: ["Five of a suit (or four and the privileged card) wins the mushka at once. The Rules tab of every table has the full rules; press ? for the keys.",
+    "Пять карт одной масти (или четыре и преимущественная) сразу выигрывают мушку. Во вкладке «Правила» у каждого стола — полные правила; клавиша ? — список клавиш."],
+
   // --- shortcuts ---
   sc_arrows: ["move between the cards of your hand", "переход между картами на руке"],
   sc_activate: ["play the focused card, or select it for an exchange", "сыграть карту в фокусе или выбрать её для прикупа"],
