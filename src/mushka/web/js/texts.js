@@ -63,7 +63,7 @@ export const TEXTS = {
   variant_classic: ["Classic Mushka", "Обычная мушка"],
   variant_mistigri: ["Mushka-mistigri", "Мушка-мистигри"],
   variant_kopilka: ["Mushka-kopilka", "Мушка-копилка"],
-  variant_blurb_classic: ["trumps; the ace of spades is the мушка; records from 30 down",
+  variant_blurb_classic: ["trumps; the ace of spades is the privileged card; records from 30 down",
     "с козырями; туз пик — мушка; записи от 30 вниз"],
   variant_blurb_mistigri: ["the king of clubs is privileged; the ace ranks below the jack",
     "король треф — преимущественная карта; туз ниже валета"],
