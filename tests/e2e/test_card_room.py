@@ -333,3 +333,29 @@ def test_how_to_play_on_the_page(open_page, live_server, page_errors):
     page.locator("#howto-btn").click()
     expect(steps.nth(0)).to_contain_text("по пять карт")
     assert not page_errors
+
+
+def test_rematch_same_table_same_seats(open_page, live_server, stacked, page_errors):
+    """Rematch: after the game, "play again" brings the player to a new game at the same seat,
+    with the same rules; a second browser at the table follows too."""
+    rules = Rules.make("classic", 3)
+    deck = stack_deck(rules, [["7H", "8D", "QS", "KC", "9C"], ["AH", "KH", "QH", "JH", "TH"], None],
+                      turnup="JD", dealer=0, fill=True)
+    stacked(0, [deck, deck])
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"], {"stake": "2"})
+    page = open_page(seat_url(live_server, made))
+    expect(page.locator("[data-testid=game-result]")).to_be_visible()
+    first = made["table"]["id"]
+    page.locator("[data-key=rematch]").click()
+    page.wait_for_url(lambda url: "table=" in url and first not in url)
+    expect(page.locator("[data-testid=who-am-i]")).to_contain_text("Anna")
+    expect(page.locator("[data-testid=felt]")).to_be_visible()
+    again = live_server.api("GET", f"api/tables/{page_table_id(page.url)}")
+    assert again["options"] == {"stake": "2"} and again["seats"][0]["name"] == "Anna"
+    assert not page_errors
+
+
+def page_table_id(url: str) -> str:
+    found = re.search(r"table=([^&#]+)", url)
+    assert found is not None
+    return found.group(1)

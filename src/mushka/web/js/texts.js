@@ -258,6 +258,9 @@ export const TEXTS = {
   ended_by_mushka: ["A special hand won the mushka and ended the game.", "Мушку выиграла особая рука; игра окончена."],
   player: ["Player", "Игрок"],
   money: ["Money", "Деньги"],
+  rematch: ["Play again: same table, same seats", "Ещё раз: тот же стол, те же места"],
+  same_rules: ["New game with these rules", "Новая игра по этим правилам"],
+  watch_rematch: ["Watch the next game", "Смотреть следующую игру"],
   watch_replay: ["Replay this game", "Повтор этой игры"],
 
   // --- side panels ---
