@@ -126,7 +126,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pettingzoo-benchmark", action="store_true",
+                        help="also run PettingZoo's own performance_benchmark on the classic 4p env")
     args = parser.parse_args()
+    if args.pettingzoo_benchmark:
+        from pettingzoo.test import performance_benchmark
+
+        from mushka.research.pettingzoo_env import env as make_env
+
+        performance_benchmark(make_env("classic", 4))
     drivers = {
         "raw": raw,
         "checked": checked,

@@ -155,6 +155,8 @@ class Game(ABC):
     _result: GameResult | None
     _record_events: bool
     _game_events: list[tuple[int, Event]]
+    _steps: bool
+    _waiting: int
 
     def __init__(
         self,
@@ -165,9 +167,18 @@ class Game(ABC):
         decks: Sequence[DeckSpec] = (),
         picks: Sequence[Sequence[Card | str | int]] = (),
         record_events: bool = True,
+        chance_steps: bool = False,
+        first_deal: Deal | None = None,
     ) -> None:
         """Start a game.  ``first_dealer`` is drawn by lot unless given (C4);
-        ``decks`` and ``picks`` force the chance outcomes of the deals in order."""
+        ``decks`` and ``picks`` force the chance outcomes of the deals in order.
+
+        With ``chance_steps`` a deal beyond the forced decks is not dealt by
+        the game: the game waits (:attr:`waiting_dealer`) until the caller
+        deals it step by step and hands it over with :meth:`start_deal`;
+        ``first_deal`` is the first deal, dealt that way
+        (:class:`mushka.steps.StepGame` drives a game so).
+        """
         self.rules = rules
         self.n = rules.players
         self._rng = random.Random(rng) if not isinstance(rng, random.Random) else rng
@@ -189,8 +200,17 @@ class Game(ABC):
         self._record_events = record_events
         self._game_events = []
         self.finished = []
+        self._steps = chance_steps
+        self._waiting = -1
         self._start()
-        self.deal = self._new_deal(first_dealer)
+        if first_deal is not None:
+            if first_deal.rules != rules or first_deal.dealer != first_dealer or first_deal.actions:
+                raise IllegalActionError("bad_first_deal", rule="C4" if rules.has_trumps else "K4",
+                                         seat=first_deal.dealer)
+            self.deal = first_deal
+            self._game_events.append((0, DealStarted(1, first_dealer, self._deals_planned())))
+        else:
+            self.deal = self._new_deal(first_dealer)
         self._advance()
 
     # --- hooks -------------------------------------------------------------------
@@ -294,18 +314,60 @@ class Game(ABC):
     def _advance(self, out: list[Event] | None = None) -> None:
         """Score finished deals and deal the next ones, collecting events in ``out``."""
         # A new deal can end at once (C22: a мушка shown right after the deal).
-        while self.deal.is_over and self._result is None:
+        while self.deal.is_over and self._result is None and self._waiting < 0:
             result = self.deal.result
             assert result is not None
             self.finished.append(self.deal)
             before = len(self._game_events)
             nxt = self._after_deal(result)
+            if nxt is not None and self._steps and len(self.finished) >= len(self._decks):
+                # The next deal is dealt step by step by the caller (start_deal).
+                self._waiting = nxt
+                if out is not None:
+                    out.extend(e for _, e in self._game_events[before:])
+                return
             if nxt is not None:
                 self.deal = self._new_deal(nxt)
             if out is not None:
                 out.extend(e for _, e in self._game_events[before:])
                 if nxt is not None:
                     out.extend(self.deal.events(omniscient=True))
+
+    @property
+    def waiting_dealer(self) -> int:
+        """The dealer of the next deal while the game waits for it to be dealt
+        step by step (see ``chance_steps``); -1 otherwise."""
+        return self._waiting
+
+    def next_deal_state(self) -> dict[str, object]:
+        """The keyword state the next deal starts from (kopilka's pot and balances)."""
+        return self._deal_state()
+
+    def start_deal(self, deal: Deal) -> list[Event]:
+        """Go on with ``deal``, dealt step by step for :attr:`waiting_dealer`; the events it starts with."""
+        if self._waiting < 0 or deal.dealer != self._waiting or deal.rules != self.rules or deal.actions:
+            raise IllegalActionError("bad_first_deal", rule="C4" if self.rules.has_trumps else "K4",
+                                     seat=deal.dealer)
+        index = len(self.finished)
+        self._waiting = -1
+        self.deal = deal
+        self._game_events.append((index, DealStarted(index + 1, deal.dealer, self._deals_planned())))
+        out: list[Event] = [self._game_events[-1][1]]
+        if deal.is_over:
+            self._advance(out)
+        return out
+
+    def continue_with(self, deal: Deal) -> list[Event]:
+        """Replace the current deal by ``deal``, the same deal rebuilt by the caller after
+        a chance step (a K7 pick dealt step by step); score it if it is over."""
+        if deal.rules != self.rules or deal.dealer != self.deal.dealer or self._waiting >= 0:
+            raise IllegalActionError("bad_first_deal", rule="C4" if self.rules.has_trumps else "K4",
+                                     seat=deal.dealer)
+        self.deal = deal
+        out: list[Event] = []
+        if deal.is_over:
+            self._advance(out)
+        return out
 
     def game_events(self) -> list[Event]:
         """The game-level events so far (public)."""
@@ -506,6 +568,10 @@ def new_game(rules: Rules, **kwargs: Any) -> Game:
 
 
 add_texts({
+    "error.bad_first_deal": (
+        "the deal handed to the game is not its next deal (seat {seat} dealing, or the wrong rules).",
+        "переданная сдача — не следующая сдача игры (сдаёт игрок {seat}, или правила не те).",
+    ),
     "event.DealStarted": ("Deal {number}: seat {dealer} deals.", "Сдача {number}: сдаёт игрок {dealer}."),
     "event.DealStarted.session": ("Game {number} of {of}: seat {dealer} deals.",
                                   "Игра {number} из {of}: сдаёт игрок {dealer}."),

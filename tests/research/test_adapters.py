@@ -21,7 +21,10 @@ from mushka.research.pettingzoo_env import env as aec_env  # noqa: E402
 from mushka.rules import make_rules  # noqa: E402
 from mushka.rules.options import options_for  # noqa: E402
 
-SMALL = [("mushka_classic", {"players": 3}), ("mushka_mistigri", {"players": 3}), ("mushka_kopilka", {})]
+SMALL = [("mushka_classic", {"players": 3}), ("mushka_mistigri", {"players": 3}), ("mushka_kopilka", {}),
+         ("mushka_classic", {"players": 3, "level": "game", "max_deals": 2}),
+         ("mushka_mistigri", {"players": 4, "level": "game", "max_deals": 2}),
+         ("mushka_kopilka", {"level": "game"})]
 
 
 @pytest.mark.parametrize(("name", "params"), SMALL)
@@ -48,10 +51,17 @@ def test_openspiel_game_type_and_info_are_honest():
     assert game.max_game_length() == max_deal_length(rules)
 
 
+def test_c21_openspiel_game_level_is_zero_sum():
+    game = pyspiel.load_game("mushka_classic", {"players": 3, "level": "game", "max_deals": 3})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    assert game.observation_tensor_size() == observation_layout(make_rules("classic", 3)).size + 7
+
+
 def test_openspiel_every_option_is_a_parameter():
     for variant in mos.VARIANTS:
         spec = pyspiel.load_game(mos.short_name(variant)).get_type().parameter_specification
-        assert {o.name for o in options_for(variant)} | {"players", "dealer"} == set(spec)
+        assert {o.name for o in options_for(variant)} | {"players", "dealer", "level", "max_deals"} == set(spec)
 
 
 def test_openspiel_bad_option_is_refused_by_the_rules():
@@ -159,3 +169,16 @@ def test_gymnasium_no_decision_step_keeps_the_deal():
             assert done and reward != 0
             return
     pytest.fail("no deal without a decision in 400 seeds")
+
+
+def test_c21_game_level_environments():
+    api_test(aec_env("classic", 3, level="game", max_deals=3), num_cycles=300)
+    seed_test(lambda: aec_env("kopilka", level="game"), num_cycles=60)
+    check_env(MushkaEnv("classic", 3, level="game", max_deals=3), skip_render_check=True)
+    env = MushkaEnv("mistigri", 4, level="game", max_deals=3, opponents="heuristic")
+    _, info = env.reset(seed=1)
+    done = False
+    while not done:
+        _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    result = env.table.steps.game.result
+    assert result is not None and reward == result.money[0] and sum(result.money) == 0

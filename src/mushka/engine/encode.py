@@ -19,6 +19,7 @@ taken), not the whole view; :meth:`DealView` is never built.
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 from mushka.engine.deal import Deal
@@ -94,8 +95,9 @@ class Encoder:
     """Fills the observation (or information-state) tensor of one seat, step by step.
 
     Call :meth:`encode` after every step with the deal (``None`` while the
-    cards are being dealt, with ``dealt`` the seat's cards so far).  The list
-    returned is the encoder's own buffer: copy it to keep it.
+    cards are being dealt, with ``dealt`` the seat's cards so far).  The
+    ``array('f')`` returned is the encoder's own buffer (numpy reads it
+    without a copy, ``numpy.frombuffer``): copy it to keep it.
     """
 
     __slots__ = ("_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_ntricks", "_ntricks_history",
@@ -104,7 +106,7 @@ class Encoder:
     rules: Rules
     seat: int
     layout: Layout
-    buffer: list[float]
+    buffer: array[float]
     _history: bool
     _kopilka: bool
     _n: int
@@ -140,7 +142,7 @@ class Encoder:
 
     def reset(self) -> None:
         """Start over (a new deal)."""
-        self.buffer = [0.0] * self.layout.size
+        self.buffer = array("f", bytes(4 * self.layout.size))
         self._last = {}
         self._ntricks = 0
         self._ntricks_history = 0
@@ -154,14 +156,9 @@ class Encoder:
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
-        other = Encoder.__new__(Encoder)
-        other.rules = self.rules
-        other.seat = self.seat
-        other._history = self._history
-        other._kopilka = self._kopilka
-        other._n = self._n
-        other.layout = self.layout
-        other._pos = self._pos
+        # Built through __init__ (its tables are cached per rules): no __new__ tricks, so a
+        # compiled build can copy it too.
+        other = Encoder(self.rules, self.seat, history=self._history)
         other.buffer = self.buffer[:]
         other._last = dict(self._last)
         other._ntricks = self._ntricks
@@ -212,7 +209,7 @@ class Encoder:
 
     # --- encoding --------------------------------------------------------------
 
-    def encode(self, deal: Deal | None, dealt: int = 0) -> list[float]:
+    def encode(self, deal: Deal | None, dealt: int = 0) -> array[float]:
         """The tensor now: ``deal`` as the seat knows it (or the cards ``dealt`` so far)."""
         if deal is None:
             self._mask("hand", dealt)

@@ -205,7 +205,18 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
         if d is None or not d.stand:
             # C7: a pass keeps the hand as dealt (no constraint but the replay's).
             if d is None and s == took:
-                return None
+                # C6: the dealer took the turned-up card and has not declared yet: he holds
+                # it with four hidden cards and discarded one more.
+                rest = draw(4)
+                if s in took_discard:
+                    got: list[int] | None = [took_discard[s]]
+                else:
+                    got = draw(1)
+                if rest is None or got is None:
+                    return None
+                take_discard[s] = got[0]
+                dealt[s] = sum(1 << c for c in rest) | 1 << got[0]
+                continue
             cards = draw(5)
             if cards is None:
                 return None

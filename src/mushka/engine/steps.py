@@ -20,6 +20,7 @@ turn the lists into arrays.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
@@ -283,12 +284,12 @@ class StepDeal:
             self._keys[seat] = (len(events), seen)
         return tuple(seen)
 
-    def observation(self, seat: int) -> list[float]:
+    def observation(self, seat: int) -> array[float]:
         """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.encode.observation_layout`)."""
         deal = self._deal
         return self._encoder(seat, False).encode(deal, self._dealt_to(seat) if deal is None else 0)
 
-    def information_state(self, seat: int) -> list[float]:
+    def information_state(self, seat: int) -> array[float]:
         """The information-state tensor of ``seat`` (:func:`~mushka.engine.encode.information_state_layout`)."""
         deal = self._deal
         return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)
@@ -314,12 +315,7 @@ class StepDeal:
 
     def clone(self) -> Self:
         """A cheap independent copy."""
-        other = type(self).__new__(type(self))
-        other.rules = self.rules
-        other.dealer = self.dealer
-        other.space = self.space
-        other._state = self._state
-        other._record = self._record
+        other = type(self)(self.rules, self.dealer, record_events=self._record, **self._state)
         other._deck = self._deck[:]
         other._left = self._left
         other._left_pos = self._left_pos[:]

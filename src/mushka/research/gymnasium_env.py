@@ -37,6 +37,7 @@ from mushka.bots import Bot, make_bot
 from mushka.bots.base import deal_game_view
 from mushka.research.table import Table
 from mushka.rules import make_rules
+from mushka.steps import DEFAULT_MAX_DEALS, StepGame
 
 
 class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
@@ -46,9 +47,11 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
 
     def __init__(self, variant: str = "classic", players: int | None = None, *, seat: int = 0,
                  opponents: str = "random", render_mode: str | None = None, illegal_penalty: float = 0.0,
-                 information_state: bool = False, **options: object) -> None:
+                 information_state: bool = False, level: str = "deal", max_deals: int = DEFAULT_MAX_DEALS,
+                 **options: object) -> None:
         """The env of ``seat`` at a table of ``variant``; ``opponents`` is a bot spec
-        (``random``, ``heuristic``, ``search:worlds=8`` …) for every other seat."""
+        (``random``, ``heuristic``, ``search:worlds=8`` …) for every other seat; ``level="game"``
+        makes an episode a whole partie (at most ``max_deals`` deals) or kopilka session."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -56,7 +59,8 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not a seat of {self.rules.players}")
         self.seat = seat
-        self.table = Table(self.rules, history=information_state)
+        self.table = Table(self.rules, history=information_state, record_events=True, level=level,
+                           max_deals=max_deals)
         self.bots: list[Bot] = [make_bot(opponents) for _ in range(self.rules.players)]
         self.illegal_penalty = illegal_penalty
         self.bot_rng = random.Random()
@@ -83,7 +87,10 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
             deal = steps.deal
             assert deal is not None
             seat = deal.to_act
-            action = self.bots[seat].choose(deal_game_view(deal, seat), self.bot_rng)
+            # At the game level the bots see the score sheet too (records, money).
+            game = steps.game if isinstance(steps, StepGame) else None
+            view = game.view(seat) if game is not None else deal_game_view(deal, seat)
+            action = self.bots[seat].choose(view, self.bot_rng)
             table.apply(steps.id_of(action))
             steps = table.steps
 

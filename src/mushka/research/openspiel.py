@@ -27,6 +27,7 @@ import numpy as np
 import pyspiel
 
 from mushka.cards import Card
+from mushka.engine.deal import Deal
 from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.events import DealEnded, Event
 from mushka.engine.ids import action_space
@@ -36,6 +37,7 @@ from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.rules import Rules, make_rules
 from mushka.rules.options import OPTION_BY_NAME, OptionSpec, format_value, options_for
 from mushka.rules.variants import find_variant
+from mushka.steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size
 
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka_<variant>``."""
@@ -65,7 +67,8 @@ def _param_default(variant: str, option: OptionSpec) -> bool | int | str:
 
 def _defaults(variant: str) -> dict[str, Any]:
     info = find_variant(variant)
-    spec: dict[str, Any] = {"players": info.default_players, "dealer": 0}
+    spec: dict[str, Any] = {"players": info.default_players, "dealer": 0, "level": "deal",
+                            "max_deals": DEFAULT_MAX_DEALS}
     for option in options_for(variant):
         spec[option.name] = _param_default(variant, option)
     return spec
@@ -75,7 +78,7 @@ def rules_of(variant: str, params: dict[str, Any]) -> Rules:
     """The rules an OpenSpiel parameter dict describes (unknown names refused by the rules)."""
     options: dict[str, object] = {}
     for name, value in params.items():
-        if name in ("players", "dealer"):
+        if name in ("players", "dealer", "level", "max_deals"):
             continue
         word = value == -1 and not isinstance(value, bool) and OPTION_BY_NAME.get(name) is not None
         # -1 stands for the option's word (remiz, ante, auto).
@@ -83,15 +86,18 @@ def rules_of(variant: str, params: dict[str, Any]) -> Rules:
     return make_rules(variant, int(params.get("players", find_variant(variant).default_players)), **options)
 
 
-def _game_type(variant: str) -> pyspiel.GameType:
+def _game_type(variant: str, level: str = "deal") -> pyspiel.GameType:
     players = find_variant(variant).players
+    # A deal is general-sum (records are written, the pot pays); a whole game is
+    # settled in money that sums to zero (C21, MI9; K23-K24).
+    utility = pyspiel.GameType.Utility.ZERO_SUM if level == "game" else pyspiel.GameType.Utility.GENERAL_SUM
     return pyspiel.GameType(
         short_name=short_name(variant),
         long_name=f"Mushka ({variant})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(players),
         min_num_players=min(players),
@@ -119,17 +125,29 @@ class MushkaGame(pyspiel.Game):  # type: ignore[misc]
         self.dealer = int(full.get("dealer", 0))
         if not 0 <= self.dealer < self.rules.players:
             raise ValueError(f"dealer {self.dealer} is not a seat of {self.rules.players} (C4)")
-        low, high = deal_utility_bounds(self.rules)
+        self.level = str(full.get("level", "deal"))
+        if self.level not in ("deal", "game"):
+            raise ValueError(f"level must be 'deal' or 'game', not {self.level!r}")
+        self.max_deals = int(full.get("max_deals", DEFAULT_MAX_DEALS))
+        if self.level == "game":
+            low, high = game_utility_bounds(self.rules, self.max_deals)
+            length = max_game_length(self.rules, self.max_deals)
+            chance = (1 + self.max_deals * (self.rules.deck_size + (0 if self.rules.has_trumps else 12)))
+        else:
+            low, high = deal_utility_bounds(self.rules)
+            length = max_deal_length(self.rules)
+            chance = self.rules.deck_size + (0 if self.rules.has_trumps else 3 * self.rules.players)
+        self._chance_nodes = chance
         info = pyspiel.GameInfo(
             num_distinct_actions=action_space(self.rules).num_distinct_actions,
             max_chance_outcomes=self.rules.deck_size,
             num_players=self.rules.players,
             min_utility=low,
             max_utility=high,
-            utility_sum=None,
-            max_game_length=max_deal_length(self.rules),
+            utility_sum=0.0 if self.level == "game" else None,
+            max_game_length=length,
         )
-        super().__init__(_game_type(variant), info, full)
+        super().__init__(_game_type(variant, self.level), info, full)
 
     def new_initial_state(self) -> MushkaState:
         """A deal with its deck still to be dealt."""
@@ -139,20 +157,27 @@ class MushkaGame(pyspiel.Game):  # type: ignore[misc]
         """An observer: the information state with perfect recall, else the observation."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return MushkaObserver(self.rules, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+        return MushkaObserver(self.rules, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                              score=self.level == "game")
 
     def max_chance_nodes_in_history(self) -> int:
-        """N4: every card of the deck, plus kopilka's picks (K7: three per seat at most)."""
-        return self.rules.deck_size + (0 if self.rules.has_trumps else 3 * self.rules.players)
+        """N4: every card of each deck, plus kopilka's picks (K7: three per seat at most), plus the lot (C4)."""
+        return self._chance_nodes
+
+    def new_steps(self) -> StepDeal | StepGame:
+        """The step object of a new state: a deal, or a whole game at ``level=game``."""
+        if self.level == "game":
+            return StepGame(self.rules, max_deals=self.max_deals)
+        return StepDeal(self.rules, self.dealer)
 
 
 class MushkaState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over a :class:`~mushka.engine.steps.StepDeal`."""
 
-    def __init__(self, game: MushkaGame, steps: StepDeal | None = None) -> None:
+    def __init__(self, game: MushkaGame, steps: StepDeal | StepGame | None = None) -> None:
         """The initial state of ``game`` (or one over ``steps``)."""
         super().__init__(game)
-        self.steps = steps if steps is not None else StepDeal(game.rules, game.dealer)
+        self.steps = steps if steps is not None else game.new_steps()
         self._player = self._current()
 
     def _current(self) -> int:
@@ -199,7 +224,9 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
         return list(self.steps.returns())
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[..., Any]) -> MushkaState:
-        """A state consistent with what ``player_id`` knows (the core resampler)."""
+        """A state consistent with what ``player_id`` knows (the core resampler; deal level)."""
+        if not isinstance(self.steps, StepDeal):
+            raise ValueError("resampling is offered at the deal level (level=deal)")
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
         game: MushkaGame = self.get_game()
         out = game.new_initial_state()
@@ -208,7 +235,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
         return out
 
     def __str__(self) -> str:
-        deal = self.steps.deal
+        deal = _deal_of(self.steps)
         if deal is None:
             return f"dealing: {len(self.steps.history)} steps"
         hands = " | ".join(" ".join(c.code for c in deal.hand(s)) for s in range(deal.n))
@@ -231,14 +258,18 @@ class MushkaObserver:
     tensor: np.ndarray[Any, np.dtype[np.float32]]
     dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]]
 
-    def __init__(self, rules: Rules, iig_obs_type: Any) -> None:
+    def __init__(self, rules: Rules, iig_obs_type: Any, *, score: bool = False) -> None:
         """An observer of ``rules`` for the observation type asked for."""
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("every seat's private cards at once is not an observation of мушка (§4)")
         self.rules = rules
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
-        self.layout = information_state_layout(rules) if self.perfect_recall else observation_layout(rules)
+        layout = information_state_layout(rules) if self.perfect_recall else observation_layout(rules)
+        if score:
+            # level=game: the score sheet follows the deal (mushka.steps.score_size).
+            layout = Layout((*layout.segments, ("score", score_size(rules))))
+        self.layout = layout
         self.tensor = np.zeros(self.layout.size, np.float32)
         self.dict = {name: self.tensor[self.layout.slice(name)] for name, _ in self.layout.segments}
 
@@ -246,7 +277,7 @@ class MushkaObserver:
         """Fill the tensor with what ``player`` knows in ``state``."""
         steps = state.steps
         values = steps.information_state(player) if self.perfect_recall else steps.observation(player)
-        self.tensor[:] = values
+        self.tensor[:] = np.frombuffer(values, np.float32)
         if self.public_only:
             for name in _PRIVATE:
                 if name in self.dict:
@@ -257,7 +288,7 @@ class MushkaObserver:
         steps = state.steps
         if self.perfect_recall:
             return " ".join(_compact(item) for item in steps.info_state_key(player))
-        deal = steps.deal
+        deal = _deal_of(steps)
         if deal is None:
             return f"seat {player} dealing"
         view = deal.view(player)
@@ -293,6 +324,13 @@ class KopilkaGame(MushkaGame):
 
 GAMES: dict[str, type[MushkaGame]] = {"classic": ClassicGame, "mistigri": MistigriGame, "kopilka": KopilkaGame}
 """The game class of each variant."""
+
+
+def _deal_of(steps: StepDeal | StepGame) -> Deal | None:
+    if isinstance(steps, StepDeal):
+        return steps.deal
+    inner = steps.step_deal
+    return None if inner is None else inner.deal
 
 
 def _compact(value: object) -> str:

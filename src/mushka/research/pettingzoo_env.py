@@ -17,7 +17,9 @@ drawn from the generator seeded by :meth:`reset`.  Rewards come at the end:
 the deal's money (:func:`mushka.engine.utility.deal_utility`).  A deal that
 ends at the deal (C22: a special hand wins the мушка at once) is an episode
 whose agents are all terminated at reset, with their rewards: nothing is
-redealt, so the distribution of deals is the true one.
+redealt, so the distribution of deals is the true one.  With ``level="game"``
+an episode is a whole partie or kopilka session (such a deal then simply ends
+the partie, C22) and the rewards are the game's money (zero-sum, C21, K23).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pettingzoo import AECEnv
 
 from mushka.research.table import Table
 from mushka.rules import make_rules
+from mushka.steps import DEFAULT_MAX_DEALS
 
 
 class MushkaAEC(AECEnv):  # type: ignore[misc]
@@ -39,15 +42,17 @@ class MushkaAEC(AECEnv):  # type: ignore[misc]
         "render_modes": ["human", "ansi"], "name": "mushka_v0", "is_parallelizable": False}
 
     def __init__(self, variant: str = "classic", players: int | None = None, *, render_mode: str | None = None,
-                 information_state: bool = False, **options: object) -> None:
+                 information_state: bool = False, level: str = "deal", max_deals: int = DEFAULT_MAX_DEALS,
+                 **options: object) -> None:
         """The env of ``variant`` with ``players`` seats and house-rule ``options``;
-        ``information_state`` observes the information-state tensor."""
+        ``information_state`` observes the information-state tensor; ``level="game"`` makes an
+        episode a whole partie (at most ``max_deals`` deals) or kopilka session."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = make_rules(variant, players, **options)
-        self.table = Table(self.rules, history=information_state)
+        self.table = Table(self.rules, history=information_state, level=level, max_deals=max_deals)
         self.possible_agents = [f"seat_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         obs = spaces.Box(self.table.obs_low, self.table.obs_high, dtype=np.float32)

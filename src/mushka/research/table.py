@@ -13,10 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from mushka.engine.encode import information_state_layout, observation_layout
+from mushka.engine.deal import Deal
+from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.ids import action_space
 from mushka.engine.steps import StepDeal
 from mushka.rules import Rules
+from mushka.steps import DEFAULT_MAX_DEALS, StepGame, score_size
 
 
 class Table:
@@ -24,33 +26,47 @@ class Table:
 
     rules: Rules
     rng: random.Random
-    steps: StepDeal
+    steps: StepDeal | StepGame
+    level: str
+    max_deals: int
     num_actions: int
     obs_size: int
     obs_low: np.ndarray[Any, np.dtype[np.float32]]
     obs_high: np.ndarray[Any, np.dtype[np.float32]]
     dealer: int
     history: bool
+    record_events: bool
 
-    def __init__(self, rules: Rules, *, history: bool = False) -> None:
-        """A table of ``rules``; ``history`` gives the information-state tensor instead of the observation."""
+    def __init__(self, rules: Rules, *, history: bool = False, record_events: bool = False, level: str = "deal",
+                 max_deals: int = DEFAULT_MAX_DEALS) -> None:
+        """A table of ``rules``; ``history`` gives the information-state tensor instead of the observation;
+        ``record_events`` keeps the event log (the bots' views need it); ``level="game"`` plays a whole
+        partie (at most ``max_deals`` deals) or kopilka session instead of one deal."""
+        if level not in ("deal", "game"):
+            raise ValueError(f"level must be 'deal' or 'game', not {level!r}")
         self.rules = rules
         self.history = history
+        self.record_events = record_events
+        self.level = level
+        self.max_deals = max_deals
         self.num_actions = action_space(rules).num_distinct_actions
         layout = information_state_layout(rules) if history else observation_layout(rules)
+        if level == "game":
+            # The score sheet follows the deal's tensor (mushka.steps.score_size).
+            layout = Layout((*layout.segments, ("score", score_size(rules))))
         self.obs_size = layout.size
         # Every entry is 0..1 but kopilka's money, scaled by the antes in the pot (K3, K24).
         self.obs_low = np.zeros(layout.size, np.float32)
         self.obs_high = np.ones(layout.size, np.float32)
         for name, _ in layout.segments:
-            if name in ("balances", "pot"):
+            if name in ("balances", "pot", "score"):
                 where = layout.slice(name)
                 self.obs_high[where] = np.inf
-                if name == "balances":
+                if name in ("balances", "score"):
                     self.obs_low[where] = -np.inf
         self.rng = random.Random()
         self.dealer = 0
-        self.steps = StepDeal(rules, 0, record_events=False)
+        self.steps = self._new_steps(0)
 
     def reset(self, seed: int | None, dealer: int | None = None) -> None:
         """A new deal: the generator is reseeded when ``seed`` is given; the dealer
@@ -58,8 +74,19 @@ class Table:
         if seed is not None:
             self.rng = random.Random(seed)
         self.dealer = self.rng.randrange(self.rules.players) if dealer is None else dealer
-        self.steps = StepDeal(self.rules, self.dealer, record_events=False)
+        self.steps = self._new_steps(self.dealer)
         self.chance()
+
+    def _new_steps(self, dealer: int) -> StepDeal | StepGame:
+        if self.level == "game":
+            # C4: the first dealer is the game's first chance step.
+            return StepGame(self.rules, max_deals=self.max_deals, record_events=self.record_events)
+        return StepDeal(self.rules, dealer, record_events=self.record_events)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current deal (``None`` while chance is due)."""
+        return self.steps.deal
 
     def chance(self) -> None:
         """Play every chance step now due (cards of the deck, K7 picks)."""
@@ -85,7 +112,7 @@ class Table:
     def observe(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's tensor as a fresh float32 array."""
         values = self.steps.information_state(seat) if self.history else self.steps.observation(seat)
-        return np.asarray(values, np.float32)
+        return np.frombuffer(values, np.float32).copy()
 
     def render(self) -> str:
         """A few lines for a human: the deal as the engine prints it, the trick, the scores."""

@@ -1,0 +1,306 @@
+"""A whole game step by step, chance included: a partie (C16-C22) or a kopilka session (K3-K4, K23).
+
+:class:`StepGame` is to :class:`~mushka.match.Game` what
+:class:`~mushka.engine.steps.StepDeal` is to a deal: the first dealer drawn
+by lot (C4) is a chance step (outcome = seat), then every card of every
+deal's deck and every K7 pick is one (outcome = deck position), and players
+act by action ids.  A deal that ends at the deal (C22: a special hand wins
+the мушка) simply ends the partie: at the game level such deals are ordinary.
+
+The payoff is the game's money (C21 settlement and MI9 side payments; K23:
+the balances), zero-sum.  No rule limits the length of a partie, so research
+code gives ``max_deals`` (the partie is settled after that many deals as if a
+record had reached zero, C20, and is marked truncated).
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Final, Self
+
+from mushka.engine.actions import Action
+from mushka.engine.deal import Deal
+from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
+from mushka.engine.utility import deal_utility_bounds, max_deal_length
+from mushka.errors import ChanceError, MushkaError
+from mushka.i18n import add_texts
+from mushka.match import Game, Partie, Session
+from mushka.rules.model import Rules
+
+DEFAULT_MAX_DEALS: Final = 30
+"""Deals after which a partie is settled when the caller gives no limit (not a rule)."""
+SESSION_DEALS: Final = 4
+"""K4: four games in a kopilka session."""
+
+
+class StepGame:
+    """A partie or a session dealt and played step by step; see the module docstring."""
+
+    __slots__ = ("_game", "_history", "_record", "_step", "max_deals", "rules")
+
+    rules: Rules
+    max_deals: int
+    _record: bool
+    _game: Game | None
+    _step: StepDeal | None
+    _history: list[int]
+
+    def __init__(self, rules: Rules, *, max_deals: int = DEFAULT_MAX_DEALS, record_events: bool = True) -> None:
+        """A game of ``rules`` whose first dealer is still to be drawn (C4)."""
+        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
+            raise MushkaError("bad_max_deals", rule="C20", value=max_deals)
+        self.rules = rules
+        self.max_deals = max_deals if rules.has_trumps else SESSION_DEALS
+        self._record = record_events
+        self._game = None
+        self._step = None
+        self._history = []
+
+    # --- where the game stands ---------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        """The game underneath, once its first deal is dealt."""
+        return self._game
+
+    @property
+    def step_deal(self) -> StepDeal | None:
+        """The current deal, step by step (``None`` before the first dealer is drawn)."""
+        return self._step
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """Every step so far: chance outcomes and action ids, in order."""
+        return tuple(self._history)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._game is not None and self._game.is_over
+
+    def is_chance(self) -> bool:
+        """Whether a chance step is due (the first dealer, a card, a K7 pick)."""
+        if self.is_over():
+            return False
+        return self._step is None or self._step.is_chance()
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, :data:`~mushka.engine.steps.CHANCE` or :data:`~mushka.engine.steps.TERMINAL`."""
+        if self.is_over():
+            return TERMINAL
+        if self._step is None or self._step.is_chance():
+            return CHANCE
+        return self._step.current_player
+
+    # --- chance -------------------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance step due with their probabilities."""
+        if self._step is None:
+            n = self.rules.players
+            return [(s, 1.0 / n) for s in range(n)]  # C4: the first dealer by lot
+        return self._step.chance_outcomes()
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply a chance outcome (a seat for the first dealer, else a deck position)."""
+        if self._step is None:
+            n = self.rules.players
+            if isinstance(outcome, bool) or not isinstance(outcome, int) or not 0 <= outcome < n:
+                raise ChanceError("chance_invalid", rule="C4", outcome=str(outcome), choices=f"0-{n - 1}")
+            self._step = StepDeal(self.rules, outcome, record_events=self._record,
+                                  **self._initial_money())
+            self._history.append(outcome)
+            return
+        self._step.apply_chance(outcome)
+        self._history.append(outcome)
+        self._hand_over()
+
+    def _initial_money(self) -> dict[str, object]:
+        return {}
+
+    def _hand_over(self) -> None:
+        """Give the game the deal once it exists (after its last chance step)."""
+        step = self._step
+        assert step is not None
+        deal = step.deal
+        if deal is None:
+            return
+        game = self._game
+        if game is None:
+            cls = Partie if self.rules.has_trumps else Session
+            kwargs: dict[str, Any] = {"max_deals": self.max_deals} if self.rules.has_trumps else {}
+            self._game = cls(self.rules, first_dealer=step.dealer, chance_steps=True, first_deal=deal,
+                             record_events=self._record, **kwargs)
+        elif game.waiting_dealer >= 0:
+            game.start_deal(deal)
+        else:
+            game.continue_with(deal)
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        """Start dealing the next deal if the game waits for one."""
+        game = self._game
+        if game is not None and not game.is_over and game.waiting_dealer >= 0:
+            state: dict[str, Any] = game.next_deal_state()
+            self._step = StepDeal(self.rules, game.waiting_dealer, record_events=self._record, **state)
+
+    # --- players --------------------------------------------------------------------------
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal ids of the seat to act (empty at chance and at the end)."""
+        if self.is_over() or self._step is None:
+            return []
+        return self._step.legal_action_ids()
+
+    def apply_id(self, action_id: int) -> None:
+        """Check and apply ``action_id`` by the seat to act (errors name the rule)."""
+        step = self._step
+        if step is None or self.is_over():
+            raise MushkaError("chance_due", rule="N4", action=action_id)
+        step.apply_id(action_id)
+        self._history.append(action_id)
+        game = self._game
+        assert game is not None
+        if step.deal is not None:
+            game.continue_with(step.deal)
+            self._next_deal()
+
+    def action_of(self, action_id: int) -> Action:
+        """The action of ``action_id`` for the seat to act."""
+        if self._step is None:
+            raise MushkaError("chance_due", rule="N4", action=action_id)
+        return self._step.action_of(action_id)
+
+    def id_of(self, action: Action) -> int:
+        """The id of ``action`` for the seat to act."""
+        if self._step is None:
+            raise MushkaError("chance_due", rule="N4", action=action)
+        return self._step.id_of(action)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current deal (``None`` while a chance step is due)."""
+        return None if self._step is None else self._step.deal
+
+    # --- what a seat knows -------------------------------------------------------------------
+
+    def info_state_key(self, seat: int) -> tuple[object, ...]:
+        """The seat's key: the game's public score sheet and the current deal's key."""
+        game = self._game
+        sheet: tuple[object, ...] = ()
+        if game is not None:
+            sheet = (len(game.finished), tuple(_records(game)), game.money)
+        if self._step is None:
+            return (seat, "lot")
+        return (seat, sheet, len(self._history) if self._step.is_chance() else 0, *self._step.info_state_key(seat))
+
+    def observation(self, seat: int) -> array[float]:
+        """The deal's observation tensor followed by the score sheet (see :func:`score_size`)."""
+        return self._tensor(seat, False)
+
+    def information_state(self, seat: int) -> array[float]:
+        """The deal's information-state tensor followed by the score sheet."""
+        return self._tensor(seat, True)
+
+    def _tensor(self, seat: int, history: bool) -> array[float]:
+        rules = self.rules
+        n = rules.players
+        if self._step is None:
+            probe = StepDeal(rules, 0, record_events=False)
+            deal_part = probe.information_state(seat) if history else probe.observation(seat)
+            return array("f", bytes(4 * (len(deal_part) + score_size(rules))))
+        deal_part = self._step.information_state(seat) if history else self._step.observation(seat)
+        sheet = array("f", bytes(4 * score_size(rules)))
+        game = self._game
+        if game is not None:
+            records = _records(game)
+            money = game.money
+            scale = float(rules.initial_record if rules.has_trumps else max(1, rules.ante * n))
+            for s in range(n):
+                r = (s - seat) % n
+                if rules.has_trumps:
+                    sheet[r] = records[s] / scale
+                sheet[n + r] = money[s] / scale
+            sheet[2 * n] = len(game.finished) / self.max_deals
+        return deal_part + sheet
+
+    # --- payoffs ---------------------------------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's money at the end of the game (zeros before)."""
+        game = self._game
+        if game is None or game.result is None:
+            return (0.0,) * self.rules.players
+        return tuple(float(m) for m in game.result.money)
+
+    # --- copies ----------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        other = type(self)(self.rules, max_deals=self.max_deals, record_events=self._record)
+        other._history = self._history[:]
+        other._step = None if self._step is None else self._step.clone()
+        other._game = None if self._game is None else self._game.copy()
+        if other._game is not None and other._step is not None and other._step.deal is not None \
+                and other._game.waiting_dealer < 0 and not other._game.is_over:
+            other._game.deal = other._step.deal
+        return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """``copy.deepcopy`` is :meth:`clone`."""
+        other = self.clone()
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A compact pickle: the rules, the limit and the step history."""
+        return (_restore, (type(self), self.rules, self.max_deals, self._record, tuple(self._history)))
+
+
+def _records(game: Game) -> list[int]:
+    """C16-C18: the records of a partie (none in kopilka)."""
+    return game.records if isinstance(game, Partie) else []
+
+
+def score_size(rules: Rules) -> int:
+    """Entries of the score sheet after a deal tensor: records (n, / initial record; zeros in
+    kopilka), money (n, / initial record or the antes of a game) and deals played (1, / max)."""
+    return 2 * rules.players + 1
+
+
+def game_utility_bounds(rules: Rules, max_deals: int) -> tuple[float, float]:
+    """``(min, max)`` of the game's money: zero-sum; a seat loses at most what the
+    others can win from it (C21 on a record grown by remizes, MI9; K3, K12, K22)."""
+    n = rules.players
+    if rules.has_trumps:
+        remiz = max(rules.remiz, rules.effective_privileged_remiz)
+        record = rules.initial_record + max_deals * remiz
+        worst = record * rules.stake + max_deals * rules.flush_payment
+    else:
+        low, _ = deal_utility_bounds(rules)
+        worst = rules.ante + SESSION_DEALS * int(-low)
+    return float(-worst), float((n - 1) * worst)
+
+
+def max_game_length(rules: Rules, max_deals: int) -> int:
+    """Decisions in a game at most: ``max_deals`` deals (four in kopilka, K4)."""
+    deals = max_deals if rules.has_trumps else SESSION_DEALS
+    return deals * max_deal_length(rules)
+
+
+def _restore(cls: type[StepGame], rules: Rules, max_deals: int, record: bool, history: tuple[int, ...]) -> StepGame:
+    out = cls(rules, max_deals=max_deals, record_events=record)
+    for step in history:
+        if out.is_chance():
+            out.apply_chance(step)
+        else:
+            out.apply_id(step)
+    return out
+
+
+add_texts({
+    "error.bad_max_deals": (
+        "the deal limit of a game must be a whole number of at least 1, not {value}.",
+        "предел числа сдач в игре — целое число не меньше 1, а не {value}.",
+    ),
+})
