@@ -62,7 +62,7 @@ class Suit(IntEnum):
         key = text.strip().lower()
         if key in _SUIT_INPUT:
             return cls(_SUIT_INPUT[key])
-        raise ParseError("bad_suit", text=text)
+        raise ParseError("bad_suit", rule="N1", text=text)
 
 
 class Rank(IntEnum):
@@ -102,7 +102,7 @@ class Rank(IntEnum):
         key = text.strip().upper()
         if key in _RANK_INPUT:
             return cls(_RANK_INPUT[key])
-        raise ParseError("bad_rank", text=text)
+        raise ParseError("bad_rank", rule="N1", text=text)
 
 
 class SuitGenitive:
@@ -183,7 +183,7 @@ class Card:
         if isinstance(code, int):
             if 0 <= code < 52:
                 return CARDS[code]
-            raise ParseError("bad_card", text=str(code))
+            raise ParseError("bad_card", rule="N2", text=str(code))
         return parse_card(code)
 
     @classmethod
@@ -252,17 +252,21 @@ def parse_card(text: str) -> Card:
     Accepts ``KC``, ``Kc``, ``K♣``, ``10C`` and Russian forms such as ``Д♥``.
     Raises :class:`~mushka.errors.ParseError` naming the input otherwise.
     """
+    given: object = text  # typed str, but callers from outside may pass anything
+    if not isinstance(given, str):
+        # A value of another type is refused like a bad code (N2), not with an AttributeError.
+        raise ParseError("bad_card", rule="N2", text=repr(given)[:40])
     hit = _CODE_CACHE.get(text)
     if hit is not None:
         return hit
     raw = text.strip()
     if len(raw) < 2:
-        raise ParseError("bad_card", text=text)
+        raise ParseError("bad_card", rule="N2", text=text)
     try:
         rank = Rank.parse(raw[:-1])
         suit = Suit.parse(raw[-1])
     except ParseError:
-        raise ParseError("bad_card", text=text) from None
+        raise ParseError("bad_card", rule="N2", text=text) from None
     card = CARDS[suit * 13 + rank]
     if len(_CODE_CACHE) < 4096:
         _CODE_CACHE[text] = card

@@ -25,6 +25,10 @@ _CATALOGUE: dict[str, tuple[str, str]] = {
         "{text!r} is not an action (pass, stand [cards], take CARD, CARD, draw, discard CARD)",
         "{text!r} — не ход (pass, stand [карты], take КАРТА, КАРТА, draw, discard КАРТА)",
     ),
+    "error.bad_action_type": (
+        "{value} is not an action: give an action or its text form (pass, stand [cards], CARD …), not {kind}",
+        "{value} — не ход: нужен ход или его запись (pass, stand [карты], КАРТА …), а не {kind}",
+    ),
     "error.duplicate_cards": (
         "{text!r} names the same card twice", "в {text!r} одна карта названа дважды",
     ),

@@ -283,8 +283,9 @@ class Game(ABC):
 
     def check(self, action: Action | str, seat: int | None = None) -> None:
         """Raise naming the rule if ``action`` by ``seat`` is not legal now."""
+        action = self.deal.read_action(action)
         if self._result is not None:
-            raise IllegalActionError("game_over", action=action)
+            raise IllegalActionError("game_over", rule=self._end_rule(), action=action)
         self.deal.check(action, seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
@@ -296,13 +297,21 @@ class Game(ABC):
         at once …).  The events are unredacted, like :meth:`Deal.apply`'s: show
         a seat ``event.seen_by(seat)`` only.
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
+        action = self.deal.read_action(action)
         self.check(action, seat)
         events = self.deal.apply(action, seat)
         if self.deal.is_over:
             self._advance(events)
         return events
+
+    def _end_rule(self) -> str:
+        """The rule by which the finished game ended (§4: a refusal names one)."""
+        result = self._result
+        if not self.rules.has_trumps:
+            return "K4"  # a session is four games
+        if result is not None and result.ended_by_mushka:
+            return "MI13" if self.rules.is_mistigri else "C22"
+        return "C20"  # a record reached zero
 
     def apply_unchecked(self, action: Action) -> None:
         """The fast path: apply an action taken from :meth:`legal_actions`."""

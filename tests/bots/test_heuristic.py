@@ -8,8 +8,10 @@ from botkit import positions, rules_of, stacked
 
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot
+from mushka.bots.policy import stakes_for
 from mushka.engine import Action, Kind
 from mushka.engine.events import Passed
+from mushka.rules import make_rules
 
 
 def choose(deal, records=()):
@@ -38,11 +40,27 @@ def test_c7_a_strong_hand_stands_and_a_hopeless_one_passes():
     assert choose(weak) == Action.parse("pass")
 
 
-def test_c22_four_of_a_suit_exchange_the_odd_card_for_the_мушка():
+def test_c22_four_of_a_suit_and_the_ace_of_spades_exchange_the_odd_card_for_the_мушка():
     rules = rules_of(("classic", 4))
+    deal = stacked(rules, {1: "AS 8H 9H JH 7C"}, dealer=0, turnup="AD")
+    action = choose(deal, records=(30, 30, 30, 30))
+    assert action == Action.parse("stand 7C")
+
+
+def test_c22_with_flush_wins_mushka_four_of_a_suit_chase_the_fifth():
+    rules = make_rules("classic", 4, flush="wins_mushka")
     deal = stacked(rules, {1: "6H 8H 9H JH 7C"}, dealer=0, turnup="AD")
     action = choose(deal, records=(30, 30, 30, 30))
     assert action == Action.parse("stand 7C")
+
+
+def test_c22_a_flush_is_worth_its_side_payment_and_the_four_with_the_ace_the_partie():
+    rules = rules_of(("classic", 4))
+    stakes = stakes_for(rules, 1, (30, 30, 30, 30))
+    assert stakes.flush == rules.flush_payment * 3  # MI9 as C22 reads it: paid by every other player
+    assert stakes.four > stakes.flush  # C21: the others' records, minus what the seat expected anyway
+    old = stakes_for(make_rules("classic", 4, flush="wins_mushka"), 1, (30, 30, 30, 30))
+    assert old.flush == stakes.four
 
 
 def test_c6_the_dealer_takes_a_high_turned_trump_for_his_weakest_card():

@@ -137,8 +137,8 @@ def test_n4_an_impossible_outcome_changes_nothing(classic4):
 
 
 def test_c22_a_deal_won_at_the_deal_ends_after_its_last_chance_step():
-    rules = make_rules("classic", 4)  # C22 default: a flush wins the мушка
-    deck = stack_deck(rules, ["7S 8S 9S TS JS", None, None, None], dealer=0, fill=True)
+    rules = make_rules("classic", 4)  # C22 default: four of a suit and the A♠ win the мушка
+    deck = stack_deck(rules, ["AS 7D 8D 9D TD", None, None, None], dealer=0, fill=True)
     state = StepDeal(rules, 0)
     pos = {c: k for k, c in enumerate(rules.deck_cards)}
     for card in deck[:-1]:

@@ -157,6 +157,26 @@ def test_c14_must_overtrump():
     assert plays(deal) == {"8H", "KH"}
 
 
+def test_c14_must_overtrump_overrides_must_trump_if_void_off():
+    # Hearts are trumps; seat 2 is void in diamonds and holds the K♥, higher than the 9♥ on the trick.
+    hands = ["QD 8C 9C TC JC", "9H 8S 9S TS JS", "8H KH 7S QS KS"]
+    deal = table(hands, must_overtrump=True, must_trump_if_void=False)
+    play(deal, "QD", "9H")
+    assert plays(deal) == {"KH"}  # a higher trump, and nothing else
+    refused(deal, "7S", "C14", words="must_overtrump")
+    refused(deal, "8H", "C14", words="must_overtrump")
+    # Without a trump on the trick must_overtrump asks nothing, and with the duty to trump off
+    # the void player may play any card.
+    deal = table(hands, must_overtrump=True, must_trump_if_void=False)
+    play(deal, "QD", "8S")
+    assert plays(deal) == {"8H", "KH", "7S", "QS", "KS"}
+    # Only lower trumps: with the duty to trump off, any card is allowed.
+    deal = table(["QD 8C 9C TC JC", "AH 8S 9S TS JS", "8H KH 7S QS KS"], must_overtrump=True,
+                 must_trump_if_void=False)
+    play(deal, "QD", "AH")
+    assert plays(deal) == {"8H", "KH", "7S", "QS", "KS"}
+
+
 def test_c14_must_overtrump_with_only_lower_trumps_still_trumps():
     deal = table(["QD 8C 9C TC JC", "KH 8S 9S TS JS", "8H 7H 7S QS KS"], must_overtrump=True)
     play(deal, "QD", "KH")

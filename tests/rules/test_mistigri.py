@@ -332,3 +332,32 @@ def test_mi14_a_flush_does_not_end_a_mistigri_deal():
 def test_mi14_four_and_the_ace_of_spades_is_nothing_in_mistigri():
     deal = four([None, None, "AS 7D 8D 9D TD", None])
     assert not deal.is_over and not events_named(deal.events(None), "Shown")
+
+
+def test_mi13_several_that_win_at_once_the_suit_of_the_four_decides():
+    # With flush=wins_mushka a flush and the four with the K♣ can both win at the deal.
+    r = rules("mistigri", 4, flush="wins_mushka")
+    deal = stacked(r, [None, "KC 7H 8H 9H TH", "6D 8D 9D TD JD", None], "7S")
+    assert deal.is_over and deal.result.mushka == 1  # the four are hearts, above diamonds
+    deal = stacked(r, [None, "KC 7S 8S 9S TS", "6D 8D 9D TD JD", None], "7H")
+    assert deal.is_over and deal.result.mushka == 2  # the four are spades, the lowest suit
+
+
+def test_mi13_several_that_win_at_once_card_points_then_the_earlier_seat():
+    r = rules("mistigri", 5, flush="wins_mushka")
+    # K♣ 2♥ 3♥ 4♥ 5♥ = 5+2+3+4+5 = 19 against 6♥ 7♥ 8♥ 9♥ T♥ = 40 (MI11).
+    deal = stacked(r, [None, "KC 2H 3H 4H 5H", "6H 7H 8H 9H TH", None, None], "2D")
+    assert deal.result.mushka == 2
+    # Equal points (20 each): the earlier seat from the eldest (seat 3, dealer 2).
+    deal = stacked(r, ["2H 3H 4H 5H 6H", None, None, "8H JH QH KH AH", None], "2D", dealer=2)
+    assert deal.result.mushka == 3
+
+
+def test_mi13_after_a_declaration_the_hand_that_wins_ends_the_deal():
+    # Only the declaring player's hand changes, so after a declaration at most one new hand
+    # can win the мушка; it ends the deal at once, and the flush shown at the deal is not paid.
+    r = rules("mistigri", 4)
+    deal = stacked(r, [None, "7H 8H 9H TH 6H", "KC 7D 8D 9D 7S", None], "6C", "TD")
+    assert not deal.is_over
+    play(deal, "stand", "stand 7S")
+    assert deal.is_over and deal.result.mushka == 2 and deal.result.flush_seat is None

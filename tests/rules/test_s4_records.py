@@ -19,7 +19,7 @@ def round_trip(record):
 
 
 def test_s4_a_game_ended_by_a_mushka_as_it_was_dealt_replays():
-    game = stacked_game(rules("classic", 4), [(0, [None, "7D 8D 9D TD JD", None, None], "7H", "")])
+    game = stacked_game(rules("classic", 4), [(0, [None, "AS 7D 8D 9D TD", None, None], "7H", "")])
     assert game.is_over and len(game.finished) == 1 and not game.finished[0].actions
     again = replay(round_trip(record_of_game(game)))
     assert again.result == game.result

@@ -12,7 +12,7 @@ from rulekit import rules, snapshot
 from mushka import new_deal, new_game
 from mushka.cards import CARDS
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Kind, stand_mask
-from mushka.errors import IllegalActionError, MushkaError, OutOfTurnError
+from mushka.errors import IllegalActionError, MushkaError, OutOfTurnError, ParseError
 
 TABLES = [("classic", 3), ("classic", 4), ("classic", 7), ("mistigri", 4), ("mistigri", 6),
           ("kopilka", 4)]
@@ -182,3 +182,159 @@ def test_s4_a_dealer_that_is_not_a_seat_is_refused(seat):
         new_deal(r, seat, rng=1)
     with pytest.raises(MushkaError, match="does not exist"):
         new_game(r, rng=1, first_dealer=seat)
+
+
+# --- every refusal names a rule (§4), whatever is given --------------------------------
+
+BAD_TEXT = ["", "fly", "fold", "play", "take", "stand AS AS", "discard", "KX", "draw 7H", "pass now",
+            "take AS KS", "stand ZZ", "   "]
+BAD_TYPES = [7, None, ("stand",), ["pass"], b"pass", 3.5, {"action": "pass"}, True, frozenset()]
+PHASE_RULES = {"C7", "C13", "K7", "K11"}
+END_RULES = {"C9", "C10", "C13", "C22", "MI13", "K18", "K19"}  # how a finished deal ended
+
+
+def phases(variant, players):
+    """A deal at each phase it has (declaring or sharing out, trick play) and one that is over."""
+    r = rules(variant, players)
+    for seed in range(200):
+        deal = new_deal(r, 0, rng=seed)
+        if not deal.is_over:
+            break
+    out = [deal.copy()]
+    rng = random.Random(4)
+    while not deal.is_over:
+        if deal.phase != out[-1].phase:
+            out.append(deal.copy())
+        deal.apply(rng.choice(list(deal.legal_actions())))
+    return [*out, deal]
+
+
+def assert_named(exc, *, notation=False):
+    assert isinstance(exc, MushkaError) and exc.rule, (type(exc), exc)
+    if notation:
+        assert exc.rule in {"N1", "N2"} | PHASE_RULES | END_RULES, exc.rule
+    for lang in ("en", "ru"):
+        text = exc.message(lang)
+        assert text.startswith(f"{exc.rule}:") and len(text) > len(exc.rule) + 5
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+@pytest.mark.parametrize("bad", BAD_TEXT + BAD_TYPES, ids=repr)
+def test_s4_an_action_that_is_no_action_names_a_rule_and_changes_nothing(variant, players, bad):
+    for deal in phases(variant, players):
+        before = snapshot(deal)
+        for method in (deal.apply, deal.check):
+            with pytest.raises(MushkaError) as info:
+                method(bad)
+            assert_named(info.value, notation=True)
+            if not deal.is_over and isinstance(info.value, ParseError) and info.value.code != "duplicate_cards":
+                assert info.value.rule in PHASE_RULES | {"N2"}
+        assert deal.is_legal(bad) is False
+        assert snapshot(deal) == before
+
+
+@pytest.mark.parametrize("bad", BAD_TYPES, ids=repr)
+def test_s4_a_value_of_the_wrong_type_is_a_parse_error_naming_the_phase_rule(bad):
+    deal = new_deal(rules("classic", 4), 0, rng=3)
+    with pytest.raises(ParseError) as info:
+        deal.apply(bad)
+    assert info.value.rule == "C7"  # the deal asked for a declaration
+    assert info.value.code in ("bad_action_type", "bad_action")
+    assert "not an action" in info.value.message("en") and "не ход" in info.value.message("ru")
+
+
+def test_s4_fly_names_a_rule_in_every_phase():
+    for variant, players in TABLES:
+        for deal in phases(variant, players):
+            with pytest.raises(ParseError) as info:
+                deal.apply("fly")
+            assert info.value.rule in PHASE_RULES | {"N2"} | END_RULES
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+@pytest.mark.parametrize("bad", ["fly", 7, None, ("stand",)], ids=repr)
+def test_s4_a_game_refuses_what_is_no_action_naming_a_rule(variant, players, bad):
+    game = new_game(rules(variant, players), rng=2)
+    before = snapshot(game)
+    for method in (game.apply, game.check):
+        with pytest.raises(MushkaError) as info:
+            method(bad)
+        assert_named(info.value, notation=True)
+    assert game.is_legal(bad) is False
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_s4_a_finished_deal_and_game_name_the_rule_that_ended_them(variant, players):
+    *_, deal = phases(variant, players)
+    with pytest.raises(IllegalActionError) as info:
+        deal.apply(PASS)
+    assert_named(info.value)
+    assert info.value.rule in END_RULES
+    game = new_game(rules(variant, players), rng=11)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(PASS)
+    assert_named(info.value)
+    assert info.value.rule in {"C20", "C22", "MI13", "K4"}
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 99, "1", 1.0, None])
+def test_s4_a_seat_that_does_not_exist_names_c1(seat):
+    deal = new_deal(rules("classic", 4), 0, rng=3)
+    if seat is None:
+        deal.check(PASS, seat)  # no seat given: the seat to act
+        return
+    before = snapshot(deal)
+    with pytest.raises(IllegalActionError) as info:
+        deal.apply(PASS, seat)
+    assert info.value.rule == "C1" and snapshot(deal) == before
+
+
+def test_s4_card_codes_name_the_notation_rules():
+    from mushka.cards import Card, Rank, Suit, parse_card
+
+    for bad in ("ZZ", "", "1S", None, 3.5, ("A", "S")):
+        with pytest.raises(ParseError) as info:
+            parse_card(bad)
+        assert info.value.rule == "N2"
+    with pytest.raises(ParseError) as info:
+        Card(52)
+    assert info.value.rule == "N2"
+    with pytest.raises(ParseError) as info:
+        Suit.parse("X")
+    assert info.value.rule == "N1"
+    with pytest.raises(ParseError) as info:
+        Rank.parse("X")
+    assert info.value.rule == "N1"
+
+
+def test_s4_action_parse_on_its_own_names_the_notation():
+    from mushka.engine import Action
+
+    for bad in ("fly", "stand ZZ", "", 7, None):
+        with pytest.raises(ParseError) as info:
+            Action.parse(bad)
+        assert info.value.rule == "N2"
+    with pytest.raises(ParseError) as info:
+        Action.parse("stand AS AS")
+    assert info.value.rule == "C7"
+
+
+@pytest.mark.parametrize("bad", ["fly", 7, None, ["stand"]], ids=repr)
+def test_s4_a_record_with_an_action_that_is_no_action_names_a_rule(bad):
+    import json
+
+    from mushka.errors import RecordError
+    from mushka.records import Record, record_of_game
+
+    game = new_game(rules("classic", 4), rng=5)
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    data = json.loads(record_of_game(game).dumps())
+    data["deals"][0]["actions"][1] = bad
+    with pytest.raises(RecordError) as info:
+        Record.loads(json.dumps(data))
+    assert info.value.rule == "N2"
+    assert "N2" in info.value.message("ru") and "2" in info.value.message("en")

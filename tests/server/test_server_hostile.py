@@ -208,3 +208,13 @@ def test_p13_a_foreign_page_cannot_create_join_or_connect(tmp_path: Path) -> Non
         with c.websocket_connect(f"/ws/tables/{tid}", headers={"origin": "http://testserver"}) as ws:
             ws.send_text(json.dumps({"type": "hello", "protocol": 2}))
             assert json.loads(ws.receive_text())["type"] == "welcome"
+
+
+def test_p13_the_public_address_of_the_server_is_its_own_origin(tmp_path: Path) -> None:
+    with running(tmp_path, public_url="https://cards.example.org:8443/") as c:
+        table = create(c, seats=["me", "open", "open"], players=3)
+        tid = table["table"]["id"]
+        assert c.post(f"/api/tables/{tid}/join", json={},
+                      headers={"origin": "https://cards.example.org:8443"}).status_code == 200
+        assert c.post(f"/api/tables/{tid}/join", json={},
+                      headers={"origin": "https://cards.example.org"}).status_code == 403

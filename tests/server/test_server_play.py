@@ -72,7 +72,11 @@ def test_an_illegal_action_is_refused_with_its_rule_and_changes_nothing(client: 
     assert me.until(lambda m: m["type"] == "error")["code"] == "duplicate_cards"
     me.act("dance")
     error = me.until(lambda m: m["type"] == "error")
-    assert error["code"] == "bad_action" and error["rule"] == "P5" and "dance" in error["message"]
+    # §4: the rule of the phase that asked for an action (C7: declaring), or N2 for a card code.
+    assert error["code"] == "bad_action" and error["rule"] in ("C7", "N2") and "dance" in error["message"]
+    me.act("stand ZZ")
+    error = me.until(lambda m: m["type"] == "error")
+    assert error["code"] == "bad_action" and error["rule"] == "N2" and error["message"].startswith("N2: ")
     me.send({"type": "resync", "id": 9})
     state = me.until(lambda m: m["type"] == "state")
     assert state["id"] == 9 and (state["version"], state["view"]) == before
@@ -396,8 +400,8 @@ def test_c22_a_game_won_by_the_first_deal_ends_the_table_at_once(client: TestCli
     from mushka.match import new_game
     from mushka.rules import make_rules
 
-    # Seat 1 (the eldest) is dealt five hearts: C22, the мушка is won before anybody acts.
-    hearts = ["7H", "8H", "9H", "TH", "JH"]
+    # Seat 1 (the eldest) is dealt four hearts and the A♠: C22, the мушка is won before anybody acts.
+    hearts = ["AS", "7H", "8H", "9H", "TH"]
     rest = [c.code for c in make_rules("classic", 3).deck_cards if c.code not in hearts]
     deck = [hearts[k // 3] if k % 3 == 0 and k < 15 else rest.pop(0) for k in range(32)]
     monkeypatch.setattr("mushka.server.table.new_game",

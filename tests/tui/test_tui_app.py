@@ -104,7 +104,10 @@ def check_score_shown(app: PlayApp) -> None:
     for seat in range(app.table.rules.players):
         name = render.seat_name(names, seat, app.table.human, app.lang)
         row = next(line for line in score if line.startswith(name))
-        if app.table.rules.has_trumps:
+        if app.table.rules.has_trumps and render.has_side_account(app.table.rules):
+            # C16 and MI9/C22: the record, then the side account of flush payments.
+            assert row.split()[-2:] == [str(view.records[seat]), f"{view.side[seat]:+d}"]
+        elif app.table.rules.has_trumps:
             assert row.split()[-1] == str(view.records[seat])
         else:
             assert row.split()[-1] == f"{view.money[seat]:+d}"
@@ -590,14 +593,14 @@ def test_k7_taker_discards_by_keys(tmp_path: Path) -> None:
 
 
 FLUSH_STACK = (
-    # Dealer 0; seat 1 (eldest) is dealt five hearts: C22, the мушка is won at once.
-    "6H 8S 9S AS 7H 8D 9D KC 8H TC QC QD 9H 7S 6S KD TH 6D TS JD "
+    # Dealer 0; seat 1 (eldest) is dealt four hearts and the A♠: C22, the мушка is won at once.
+    "AS 8S 9S 6H 7H 8D 9D KC 8H TC QC QD 9H 7S 6S KD TH 6D TS JD "
     "JH "
     "7D 6C JS QS KS QH AH AD AC KH JC TD 7C 8C 9C"
 )
 
 
-def test_c22_a_flush_at_the_deal_ends_the_partie_at_once(tmp_path: Path) -> None:
+def test_c22_four_of_a_suit_and_the_ace_of_spades_at_the_deal_end_the_partie_at_once(tmp_path: Path) -> None:
     app = make_app(tmp_path, "classic", 4, human=0, first_dealer=0, decks=[FLUSH_STACK])
 
     async def scenario(pilot: Pilot[object]) -> None:
@@ -608,7 +611,7 @@ def test_c22_a_flush_at_the_deal_ends_the_partie_at_once(tmp_path: Path) -> None
         assert isinstance(app.screen, TextScreen) and app.screen.kind == "over"
         assert "1 Glasha wins." in app.screen.body.plain
         log = " ".join(app.shown("log").plain.split())
-        assert "Seat 1 shows five of a suit" in log and "wins the мушка" in log
+        assert "Seat 1 shows four of a suit and the privileged card" in log and "wins the мушка" in log
         await pilot.press("enter")
         assert tr("tui.prompt_over", "en") == app.shown("prompt").plain
         await pilot.press("q")

@@ -449,12 +449,13 @@ class Stakes:
 
 
 # (tau, m) of the partie outlook, fitted by maximum likelihood to 300 parties of
-# heuristic self-play per table (default options): the chance of winning the
-# partie is a softmax of minus the records over tau, mixed with a share m in
-# which somebody else wins a мушка first (C22, MI13) whatever the records.
+# heuristic self-play per table (default options, bench/fit_outlook.py): the chance
+# of winning the partie is a softmax of minus the records over tau, mixed with a
+# share m in which somebody else wins a мушка first (C22, MI13) whatever the
+# records.  Classic was refitted when C22 made five of a suit a side payment.
 _OUTLOOK_FIT: Final[dict[tuple[str, int], tuple[float, float]]] = {
-    ("classic", 3): (6.0, 0.6), ("classic", 4): (6.0, 0.9), ("classic", 5): (6.0, 0.8),
-    ("classic", 6): (8.0, 0.9), ("classic", 7): (20.0, 0.9),
+    ("classic", 3): (6.0, 0.2), ("classic", 4): (10.0, 0.3), ("classic", 5): (5.0, 0.5),
+    ("classic", 6): (6.0, 0.8), ("classic", 7): (10.0, 0.9),
     ("mistigri", 3): (8.0, 0.1), ("mistigri", 4): (6.0, 0.3), ("mistigri", 5): (8.0, 0.2),
     ("mistigri", 6): (8.0, 0.35), ("mistigri", 7): (8.0, 0.5),
 }

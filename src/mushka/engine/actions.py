@@ -80,7 +80,7 @@ class Action:
         for c in discards:
             bit = _card(c).bit
             if mask & bit:
-                raise ParseError("duplicate_cards", text=" ".join(str(d) for d in discards))
+                raise ParseError("duplicate_cards", rule="C7", text=" ".join(str(d) for d in discards))
             mask |= bit
         return stand_mask(mask)
 
@@ -149,36 +149,44 @@ class Action:
         return f"сброс {cards}"
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: str, *, rule: str = "N2") -> Action:
         """Read an action from its text form (see the module table).
 
         Raises :class:`ParseError` naming the input if it is not an action.
+        A bad card code in it names N2; any other text names ``rule``, which a
+        deal sets to the rule of the phase that asked for an action (§4: every
+        refusal names a rule); read on its own, an action is a verb and N2 card
+        codes, a lone word being read as a card code, so the default is N2.
         """
+        given: object = text  # typed str, but callers from outside may pass anything
+        if not isinstance(given, str):
+            raise ParseError("bad_action_type", rule=rule, value=repr(given)[:40], kind=type(given).__name__)
         words = text.replace(",", " ").split()
         if not words:
-            raise ParseError("bad_action", text=text)
+            raise ParseError("bad_action", rule=rule, text=text)
         head = _WORDS.get(words[0].lower())
         rest = words[1:]
         try:
             if head is None:
                 if len(words) == 1:
                     return PLAYS[parse_card(words[0]).index]
-                raise ParseError("bad_action", text=text)
+                raise ParseError("bad_action", rule=rule, text=text)
             if head in (Kind.PASS, Kind.DRAW):
                 if rest:
-                    raise ParseError("bad_action", text=text)
+                    raise ParseError("bad_action", rule=rule, text=text)
                 return PASS if head is Kind.PASS else DRAW
             if head is Kind.STAND:
                 return Action.stand(*(parse_card(w) for w in rest))
             if len(rest) != 1:
-                raise ParseError("bad_action", text=text)
+                raise ParseError("bad_action", rule=rule, text=text)
             card = parse_card(rest[0])
             table = {Kind.PLAY: PLAYS, Kind.TAKE: TAKES, Kind.DISCARD: DISCARDS}[head]
             return table[card.index]
         except ParseError as exc:
             if exc.code == "duplicate_cards":
                 raise
-            raise ParseError("bad_action", text=text) from None
+            # A bad card code breaks the notation (N2); a bad verb or word count, ``rule``.
+            raise ParseError("bad_action", rule=exc.rule or rule, text=text) from None
 
 
 def _card(card: Card | str) -> Card:

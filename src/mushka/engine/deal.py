@@ -261,11 +261,10 @@ class Deal(ABC):
     def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
         """Whether ``action`` (or its text form; by ``seat``, default the seat to
         act) is legal now.  Text that is not an action is not legal."""
-        if isinstance(action, str):
-            try:
-                action = Action.parse(action)
-            except ParseError:
-                return False
+        try:
+            action = self.read_action(action)
+        except ParseError:
+            return False
         if self.phase == Phase.OVER or (seat is not None and seat != self.to_act):
             return False
         return self._why(action) is None
@@ -274,16 +273,18 @@ class Deal(ABC):
         """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) naming
         the rule if ``action`` by ``seat`` is not legal now; return otherwise.
         Text is read as by :meth:`apply` (:class:`ParseError` if it is no action)."""
-        if isinstance(action, str):
-            action = Action.parse(action)
+        action = self.read_action(action)
         # The phase itself, not its English title, so that the message renders
         # in the language it is shown in (MushkaError.message).
         phase = self.phase
         if phase == Phase.OVER:
-            raise IllegalActionError("deal_over", action=action)
+            raise IllegalActionError("deal_over", rule=self._action_rule(), action=action)
+        given: object = seat  # typed int | None, but callers from outside may pass anything
+        if given is not None and (type(given) is not int or not 0 <= seat < self.n):  # type: ignore[operator]
+            # C1/K1: the seats of the table are the whole numbers 0..n-1.
+            raise IllegalActionError("bad_seat", rule="C1" if self.rules.has_trumps else "K1",
+                                     seat=repr(given)[:20], players=self.n)
         if seat is not None and seat != self.to_act:
-            if not 0 <= seat < self.n:
-                raise IllegalActionError("bad_seat", seat=seat, players=self.n)
             # §4: a refusal names the rule; here the rule that sets the order of turns.
             raise OutOfTurnError("out_of_turn", rule=self._turn_rule(), seat=seat,
                                  action=action, to_act=self.to_act, phase=phase)
@@ -294,6 +295,34 @@ class Deal(ABC):
                 "illegal", rule=rule, action=action, seat=self.to_act, phase=phase,
                 reason=LocalText(key, **params),
             )
+
+    def read_action(self, action: Action | str) -> Action:
+        """The :class:`Action` that ``action`` stands for: an action, or its text form.
+
+        Anything else (text that is no action, a number, ``None``, a tuple …)
+        raises :class:`ParseError` naming a rule (§4): N2 for a bad card code,
+        otherwise the rule of the phase that asked for an action.  Nothing changes.
+        """
+        if isinstance(action, Action):
+            return action
+        return Action.parse(action, rule=self._action_rule())
+
+    def _action_rule(self) -> str:
+        """The rule of the phase that asks for an action now (§4: refusals name one)."""
+        if self.phase != Phase.OVER:
+            return self._turn_rule()
+        result = self.result
+        if result is None:  # not scored yet: the rule of the phase that ended it
+            return "C13" if self.rules.has_trumps else "K18"
+        if not self.rules.has_trumps:
+            return "K19" if result.deadlock else "K18"  # the game ended when a hand emptied
+        if result.mushka is not None:
+            return "MI13" if self.rules.is_mistigri else "C22"
+        if result.all_passed:
+            return "C9"
+        if result.lone is not None:
+            return "C10"
+        return "C13"  # five tricks were played
 
     def _turn_rule(self) -> str:
         """The rule that says whose turn it is in the current phase."""
@@ -308,8 +337,7 @@ class Deal(ABC):
 
         An illegal action raises and leaves the deal unchanged.
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
+        action = self.read_action(action)
         self.check(action, seat)
         events: list[Event] = []
         self._log.append(action)

@@ -208,14 +208,16 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
     raw = data.get("actions", [])
     if isinstance(raw, str):
         raw = [a.strip() for a in raw.split(";") if a.strip()]
-    if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+    if not isinstance(raw, list):
         raise RecordError("record_syntax", problem=LocalText("rec.deal_actions", deal=number))
     actions = []
     for i, text in enumerate(raw, 1):
         try:
+            # A non-text entry is refused by the parser too, under the notation's rule (N2).
             actions.append(Action.parse(text))
         except MushkaError as exc:
-            raise RecordError("record_action", deal=number, index=i, action=text,
+            raise RecordError("record_action", rule=exc.rule, deal=number, index=i,
+                              action=text if isinstance(text, str) else repr(text)[:40],
                               problem=exc) from None
     return DealRecord(dealer=dealer, deck=deck, actions=tuple(actions), picks=picks, state=state)
 

@@ -269,15 +269,23 @@ _TEXTS: Final[tuple[RuleText, ...]] = (
        "засчитывается, и рассчитываются по записям, какими они были до неё.",
        "stake"),
     _r("C22", "special", "DEC",
-       "{c22_body} Hands are checked right after the deal and right after each player's "
-       "declaration (for the dealer, his take of the turned-up card and his declaration together). "
-       "If several such hands appear at once, the best wins: by the suit of the five (or of the "
-       "four) in the order of MI10, ♠ < ♣ < ♦ < ♥, then by the card points of MI11 over all five "
-       "cards, then the earlier seat from the eldest.",
-       "{c22_body} Руки проверяются сразу после сдачи и сразу после объявления каждого игрока (у "
-       "сдающего — взятие открытой карты вместе с объявлением). Если таких рук сразу несколько, "
-       "выигрывает лучшая: по масти пяти карт (или четырёх) в порядке MI10 ♠ < ♣ < ♦ < ♥, затем по "
-       "очкам всех пяти карт по MI11, затем тот, кто ближе к первой руке.",
+       "{c22_body} Five spades with the ace of spades count as four spades and the ace of spades. "
+       "This is how the мушка-мистигри text treats cards of one suit, with the ace of spades in the "
+       "place of the K♣. Hands are checked right after the deal and right after each player's "
+       "declaration (for the dealer, his take of the turned-up card and his declaration together); "
+       "a hand that wins the мушка takes precedence over the flushes of that deal. If several hands "
+       "that win the мушка appear at once, the best wins: by the suit of the four (or of the five) "
+       "in the order of MI10, ♠ < ♣ < ♦ < ♥, then by the card points of MI11 over all five cards, "
+       "then the earlier seat from the eldest. Of several flushes only the best is paid, in the "
+       "same order (MI10-MI12).",
+       "{c22_body} Пять пик с пиковым тузом считаются четырьмя пиками и пиковым тузом. Так текст "
+       "мушки-мистигри обходится с картами одной масти, только вместо короля треф здесь пиковый "
+       "туз. Руки проверяются сразу после сдачи и сразу после объявления каждого игрока (у "
+       "сдающего — взятие открытой карты вместе с объявлением); рука, выигрывающая мушку, в этой "
+       "сдаче важнее одномастных. Если рук, выигрывающих мушку, сразу несколько, выигрывает лучшая: "
+       "по масти четырёх карт (или пяти) в порядке MI10 ♠ < ♣ < ♦ < ♥, затем по очкам всех пяти "
+       "карт по MI11, затем тот, кто ближе к первой руке. Из нескольких одномастных оплачивается "
+       "только лучшая, в том же порядке (MI10-MI12).",
        "flush", "privileged_four", "flush_payment",
        overrides={"mistigri": (
            "This rule does not apply in мушка-мистигри: MI9 and MI13 take its place (MI14).",
@@ -900,9 +908,11 @@ def _play(rules: Rules, lang: str, c: Mapping[str, str]) -> dict[str, str]:
     if rules.must_overtrump:
         parts.append(_pick(
             lang, "If he has no card of the led suit and the trick already holds a trump, he must play a higher "
-            "trump if he has one (option must_overtrump).",
+            "trump if he has one, whatever the duty to trump says, and may then play nothing else (option "
+            "must_overtrump).",
             "Если требуемой масти нет, а во взятке уже лежит козырь, надо перебить его старшим козырем, "
-            "если такой есть (настройка must_overtrump)."))
+            "если такой есть, что бы ни говорила обязанность бить козырем, и тогда ничего другого класть "
+            "нельзя (настройка must_overtrump)."))
     parts.append(_pick(
         lang, "Among the cards these rules allow, he must play one that would win the trick as it stands, "
         "if he has one (option must_head_trick).",
@@ -1027,12 +1037,16 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
             lang, "A player with four cards of one suit and the K♣ as the fifth wins the мушка: he takes all "
             "the records (C21) and a new partie begins. The hand is checked after the deal and after each "
             "declaration, like MI12; it stops the deal at once and takes precedence over MI9 in that deal. "
-            "Five clubs with the K♣ count as four clubs and the K♣ (this rule, not MI9).",
+            "Five clubs with the K♣ count as four clubs and the K♣ (this rule, not MI9). If several hands "
+            "win the мушка at once (possible with option flush=wins_mushka), the best wins by C22's order: "
+            "the suit of the four, then card points, then the earlier seat from the eldest.",
             "Игрок, имеющий на руках четыре карты одной масти и короля треф пятым, выигрывает мушку, то "
             "есть берёт с игроков все записи (C21), и партия начинается снова. Рука проверяется после "
             "сдачи и после каждого объявления, как в MI12; сдача тут же останавливается, и в этой сдаче "
             "MI13 важнее MI9. Пять треф с королём треф считаются четырьмя трефами и королём (MI13, а не "
-            "MI9).")
+            "MI9). Если мушку сразу выигрывают несколько рук (это возможно с настройкой "
+            "flush=wins_mushka), выигрывает лучшая в порядке C22: по масти четырёх карт, затем по очкам, "
+            "затем тот, кто ближе к первой руке.")
     elif four_mode == "side_payment":
         out["mi13_body"] = _pick(
             lang, f"Four cards of one suit and the K♣ as the fifth are shown and paid like a flush: {pay} from "

@@ -32,7 +32,7 @@ from mushka import __version__
 from mushka.errors import MushkaError
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
-from mushka.server.guards import SecurityHeaders, check_json_body, check_origin, client_address
+from mushka.server.guards import SecurityHeaders, check_json_body, check_origin, client_address, public_origin
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CreateTable,
@@ -133,6 +133,8 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
     cfg = config or ServerConfig()
     limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
     readers = AddressLimiter(cfg.read_rate, cfg.read_burst)
+    # The address the server is announced under (--public-url) is its own, as friends see it.
+    origins = (*cfg.allowed_origins, *((public_origin(cfg.public_url),) if cfg.public_url else ()))
     holder: dict[str, Lobby] = {}
 
     def lobby() -> Lobby:
@@ -172,7 +174,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         return endpoint
 
     async def read_body(request: Request, model: type[M]) -> M:
-        check_origin(request.scope, cfg.allowed_origins)
+        check_origin(request.scope, origins)
         check_json_body(request.scope)
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > cfg.max_body_bytes:
@@ -293,7 +295,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
 
     async def table_socket(websocket: WebSocket) -> None:
         try:
-            check_origin(websocket.scope, cfg.allowed_origins)
+            check_origin(websocket.scope, origins)
         except ProtocolError as exc:
             log.warning("WebSocket refused: %s", exc.message("en"))
             await websocket.close(4403)  # before the handshake: the browser sees a 403

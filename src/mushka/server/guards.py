@@ -81,6 +81,12 @@ def own_origins(scope: Scope) -> set[str]:
     return {f"http://{host}", f"https://{host}"}
 
 
+def public_origin(url: str) -> str:
+    """The origin (``scheme://host[:port]``) of a URL such as ``http://192.168.1.20:8000/play``."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme.lower()}://{rest.split('/', 1)[0].lower()}"
+
+
 def check_origin(scope: Scope, allowed: Iterable[str]) -> None:
     """P13: refuse a request or WebSocket that a browser sends from another site's page."""
     origin = _header(scope, b"origin")

@@ -57,7 +57,7 @@ log = logging.getLogger("mushka.server")
 FINISHED_KEPT: Final = 64
 """Finished games rebuilt from storage kept ready in memory (besides the live tables)."""
 
-PING_TIMEOUT: Final = 1.0
+PING_TIMEOUT: Final = 2.0
 """Seconds ``/api/health`` waits for the database to answer before it reports it unreachable."""
 
 REPLAYS_KEPT: Final = 32

@@ -551,7 +551,7 @@ class Health(Message):
     playing: int
     connections: int
     database: bool
-    """Whether the database answered a read within a second and the last commit was stored."""
+    """Whether the database answered a read within two seconds and the last commit was stored."""
     storage: Literal["ok", "failing", "unreachable"] = "ok"
     """``failing``: commits fail (disk full, a lock held for long); ``unreachable``: reads fail too."""
     waiting_for_storage: int = 0

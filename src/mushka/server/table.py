@@ -608,10 +608,11 @@ class Table:
             if version is not None and version != self.version:
                 raise ProtocolError("stale", rule="P9", given=version, current=self.version)
             try:
-                action = Action.parse(text)
+                action = self.game.deal.read_action(text)
             except ParseError as exc:
-                # The notation has no rule of the game; P5 is the protocol's rule for actions.
-                raise ProtocolError(exc.code, rule="P5", problem=EngineText(exc)) from None
+                # §4: named as the engine names it: N2 for a bad card code, else the rule of
+                # the phase that asked for an action (C7, C13, K7, K11).
+                raise ProtocolError(exc.code, rule=exc.rule, problem=EngineText(exc)) from None
             try:
                 await self._apply(client.seat, action)
             except IllegalActionError as exc:

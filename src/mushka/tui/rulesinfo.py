@@ -61,9 +61,21 @@ add_texts({
         "запись и берёт с каждого его запись × {stake} (C20-C21).",
     ),
     "tui.rules.classic.5": (
-        "Five cards of one suit, or four and the A♠, win the мушка at once (flush = {flush}, C22).",
-        "Пять карт одной масти или четыре и туз пик сразу выигрывают мушку (flush = {flush}, C22).",
+        "Five cards of one suit after the deal or the exchange: {flush_effect}. Four of a suit and the A♠ as "
+        "the fifth: {four_effect} (C21, C22).",
+        "Пять карт одной масти после сдачи или прикупа: {flush_effect}. Четыре карты одной масти и туз пик "
+        "пятым: {four_effect} (C21, C22).",
     ),
+    # What a special hand does (C22), by the value of the options flush and privileged_four.
+    "tui.effect.side_payment": (
+        "shown, and every other player pays {pay} into a side account; the records stay, the deal goes on",
+        "открываются, и каждый партнёр платит {pay} отдельно от записей; игра продолжается",
+    ),
+    "tui.effect.wins_mushka": (
+        "shown, and they win the мушка at once: the deal stops and the partie is settled",
+        "открываются и сразу выигрывают мушку: сдача останавливается, партия рассчитывается",
+    ),
+    "tui.effect.none": ("nothing special", "ничего особенного"),
     "tui.rules.mistigri.1": (
         "{players} players, {deck} cards, 5 each; the next card is turned up and its suit is trump. "
         "The privileged card is K♣; every suit ranks K Q J A 10 9 … (MI2-MI3).",
@@ -136,6 +148,9 @@ def rules_summary(rules: Rules, lang: str) -> Text:
     out = Text(tr("tui.rules_title", lang, title=rules.info.title(lang)) + "\n\n", style="bold")
     out.append(tr("tui.rules_essentials", lang) + "\n", style="bold underline")
     params = _params(rules)
+    if rules.has_trumps:
+        params["flush_effect"] = tr(f"tui.effect.{rules.flush}", lang, pay=rules.flush_payment)
+        params["four_effect"] = tr(f"tui.effect.{rules.four_mode}", lang, pay=rules.flush_payment)
     for key in _ESSENTIALS[rules.variant]:
         out.append("• " + tr(key, lang, **params) + "\n")
     for title, entries in rule_texts(rules, lang):
