@@ -16,6 +16,7 @@ of the test bot per decision.
     python bench/bots_strength.py -v mistigri --test oracle --field heuristic      # research only: sees every card
     python bench/bots_strength.py --suite main --json results.jsonl                # every table of docs/bots.md
     python bench/bots_strength.py --share results.jsonl     # the search's share of the oracle's edge
+    python bench/bots_strength.py --compare results.jsonl   # two test bots on the same seeds, paired
 
 Search budgets should be given in iterations with ``seconds=0`` so that a
 run is reproducible; the decision times are then measurements, not limits.
@@ -172,6 +173,30 @@ def share(path: str, boot: int = 4000) -> list[str]:
     return out
 
 
+def compare(path: str) -> list[str]:
+    """Every two test bots measured against the same field on the same seeds, paired seed by seed.
+
+    The difference of their measures on a seed is how much more the first
+    takes from the same field on the same cards; the interval is Student's t
+    over the seeds.
+    """
+    with open(path, encoding="utf-8") as lines:
+        rows = [json.loads(x) for x in lines if x.strip()]
+    out = []
+    for i, a in enumerate(rows):
+        for b in rows[i + 1:]:
+            same = all(a[k] == b[k] for k in ("variant", "players", "field", "first_seed"))
+            n = min(len(a["per_seed"]), len(b["per_seed"]))
+            if not same or a["test"] == b["test"] or n < 2:
+                continue
+            d = [x - y for x, y in zip(a["per_seed"][:n], b["per_seed"][:n], strict=True)]
+            mean = statistics.mean(d)
+            half = float(stats.t.ppf(0.975, n - 1)) * statistics.stdev(d) / math.sqrt(n)
+            out.append(f"{a['variant']:8} {a['players']}p  {a['test']} − {b['test']} (field {a['field']}): "
+                       f"{mean:+.2f}, 95% CI [{mean - half:+.2f}, {mean + half:+.2f}] ({n} paired seeds)")
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", "-v", default="classic")
@@ -186,9 +211,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", help="with --suite: only rows whose test bot starts with this")
     parser.add_argument("--json", help="append one JSON object per result to this file")
     parser.add_argument("--share", metavar="JSONL", help="only report the search's share of the oracle's edge")
+    parser.add_argument("--compare", metavar="JSONL", help="only report paired differences between test bots")
     args = parser.parse_args(argv)
     if args.share:
         for text in share(args.share):
+            print(text)
+        return
+    if args.compare:
+        for text in compare(args.compare):
             print(text)
         return
     plan = SUITES[args.suite] if args.suite else [(args.variant, args.players, args.test, args.field, args.seeds)]

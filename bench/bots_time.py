@@ -7,6 +7,7 @@ maximum, and how many decisions stopped at the time cap.
 
     python bench/bots_time.py                       # default: search (600 playouts, 0.3 s cap)
     python bench/bots_time.py --spec "search:iterations=2000,seconds=0" --games 3
+    python bench/bots_time.py --spec expert --tables classic:4,mistigri:4 --games 2
 """
 
 from __future__ import annotations
@@ -27,8 +28,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spec", default="search")
     parser.add_argument("--games", type=int, default=4, help="games per table")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--tables", help="only these tables, e.g. classic:4,mistigri:4")
     args = parser.parse_args(argv)
-    for variant, players in TABLES:
+    tables = TABLES
+    if args.tables:
+        tables = [(v, int(p)) for v, _, p in (t.partition(":") for t in args.tables.split(","))]
+    for variant, players in tables:
         rules = make_rules(variant, players)
         times: list[float] = []
         cap = 0.0

@@ -195,3 +195,19 @@ def test_many_more_sampled_worlds_respect_everything_seen(table):
         replay_checking_voids(deal, world, seat)
         worlds += 1
     assert worlds > 500
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_the_belief_makes_the_true_deal_likelier_than_uniform_worlds(variant):
+    """C6-C8, C13-C15: against players of the rules of thumb, their actions say something about their cards."""
+    import math
+    import statistics
+
+    from mushka.bots.inference import log_ratio, self_play_positions
+    from mushka.bots.sampler import BELIEF
+
+    rows = self_play_positions(variant, 4, range(2), worlds=20)
+    assert len(rows) > 10
+    ratios = [log_ratio(pos, BELIEF, plays=True) for pos in rows]
+    assert all(math.isfinite(r) for r in ratios)
+    assert statistics.mean(ratios) > 0.5

@@ -105,3 +105,55 @@ def test_playout_scores_agree_with_the_engine(table):
         assert outlook.utility_of(score) == pytest.approx(outlook.utility(result))
         compared += 1
     assert compared > 100
+
+
+def test_c22_the_exchange_chasing_four_of_a_suit_and_the_ace_of_spades_is_a_candidate():
+    from botkit import stacked
+
+    from mushka.bots.search import candidates
+    from mushka.cards import parse_cards
+    from mushka.engine.actions import stand_mask
+
+    rules = rules_of(("classic", 4))
+    # Three diamonds and the A♠: throwing the two clubs chases four diamonds and the A♠ (C22).
+    deal = stacked(rules, {1: "AS 9D 8D 7D 7C"}, dealer=0, turnup="6H")
+    view = deal_game_view(deal, 1)
+    chase = stand_mask(sum(1 << c.index for c in parse_cards("7C")))
+    preferred = view.deal.legal[0]
+    assert chase in candidates(view, preferred, chase=True)
+    flush = stand_mask(sum(1 << c.index for c in parse_cards("AS 7C")))
+    assert flush in candidates(view, preferred, chase=True)
+    assert chase in view.deal.legal
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri", "kopilka"])
+def test_search_weighing_worlds_is_reproducible_and_legal(variant):
+    spec = "search:iterations=40,seconds=0,chase=1,declare=3,weigh=2"
+    first = game_actions(variant, 5, spec)
+    assert first == game_actions(variant, 5, spec)
+    rules = rules_of((variant, 4))
+    bot = make_bot(spec)
+    rng = random.Random(3)
+    for deal in positions(rules, deals=3, seed=8, every=0.4):
+        assert deal.is_legal(bot.choose(deal_game_view(deal, deal.to_act), rng))
+    assert bot.times
+
+
+def test_a_declaration_gets_more_playouts_with_declare():
+    rules = rules_of(("classic", 4))
+    plain = SearchBot(iterations=60, seconds=0)
+    more = SearchBot(iterations=60, seconds=0, declare=4)
+    for deal in positions(rules, deals=30, seed=3, every=1.0):
+        view = deal_game_view(deal, deal.to_act)
+        if view.deal.phase.name == "DECLARE" and len(view.deal.legal) > 1:
+            plain.choose(view, random.Random(2))
+            more.choose(view, random.Random(2))
+            break
+    assert plain.worlds and more.worlds
+    assert more.worlds[-1] > 3 * plain.worlds[-1]
+
+
+@pytest.mark.parametrize("name", ["chase", "declare", "weigh"])
+def test_search_options_out_of_range_are_refused(name):
+    with pytest.raises(MushkaError):
+        make_bot(f"search:{name}=99")

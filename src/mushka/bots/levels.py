@@ -12,9 +12,11 @@ bot (named after the level, so that reports and score sheets say
 ``expert``).  :func:`strongest_bot` is the spec of the strongest fair level:
 what benchmarks measure against and what a table seats when nobody chose.
 
-The ratings are measured (``docs/bots.md``): each level's money per game
-against the others, on duplicate deals, converted to an Elo-like scale
-anchored at ``club`` = 1500.  ``None`` means not measured yet.
+The ratings are measured (``docs/bots.md``, ``bench/bots_strength.py``):
+a level's money per game at a classic table of four against three club
+players, on duplicate deals (so ``club`` is 0 by definition, and a level
+rated +3 takes 3 points a game more than a club player would in its seat).
+``None`` means not measured yet.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class Level:
     spec: str
     """The bot spec that plays this level today (may change between releases)."""
     rating: float | None = None
-    """The measured rating (Elo-like, ``club`` = 1500), ``None`` until measured."""
+    """Money per game against three club players (classic, 4 players, duplicate deals); ``None`` until measured."""
 
     def title(self, lang: str = "en") -> str:
         """The level's name in ``lang`` (``en`` or ``ru``)."""
@@ -88,10 +90,10 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "novice:mistakes=0.35"),
-    Level("casual", "novice:mistakes=0.12"),
-    Level("club", "heuristic"),
-    Level("strong", "search:iterations=600,seconds=0.3"),
+    Level("beginner", "novice:mistakes=0.35", -14.9),
+    Level("casual", "novice:mistakes=0.12", -7.3),
+    Level("club", "heuristic", 0.0),
+    Level("strong", "search:iterations=600,seconds=0.3", 3.0),
     Level("expert", "search:iterations=2000,seconds=0.3"),
 )
 """Every level, weakest first (the order is part of the contract)."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from mushka.bots.knowledge import (
     KopilkaFacts,
@@ -47,6 +48,33 @@ from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, stand_mask
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts
 from mushka.rules import Rules
+
+
+@dataclass(frozen=True)
+class BeliefModel:
+    """How much less likely a world is for each action of another seat that the rules of thumb would not make.
+
+    A world's weight is the product, over the other seats' declarations (and
+    with ``believe`` 2 their plays), of 1 when the rules of thumb, given the
+    world's hand, do what the seat did, and of these factors otherwise; never
+    below ``floor``.  The factors are fitted by maximum likelihood of the
+    true deal on self-play (``bench/bots_inference.py``).
+    """
+
+    other_kind: float = 0.25
+    """Standing where the rules would pass, passing where they would stand, or taking (C6-C7)."""
+    count_off_one: float = 0.5
+    """Exchanging one card more or fewer than the rules would (C7)."""
+    count_off_more: float = 0.25
+    """Exchanging two or more cards more or fewer."""
+    other_play: float = 0.3
+    """Playing another card than the rules would (C13-C15)."""
+    floor: float = 0.02
+    """The least weight of a world (a belief never rules a world out)."""
+
+
+BELIEF = BeliefModel()
+"""The factors the search uses."""
 
 
 def pick_bits(mask: int, k: int, rng: random.Random) -> int:
@@ -190,7 +218,7 @@ class WorldSampler:
     """
 
     def __init__(self, view: DealView, *, strict: bool | None = None, believe: int = 0,
-                 records: tuple[int, ...] = ()) -> None:
+                 records: tuple[int, ...] = (), model: BeliefModel | None = None) -> None:
         """Read ``view`` (a seat's :class:`DealView`, not a spectator's).
 
         ``strict`` compares every event of each world with the view (the
@@ -199,8 +227,13 @@ class WorldSampler:
         ``believe`` weighs worlds by how well they explain the other seats'
         declarations (1), and their plays too (2), as the rules of thumb
         would make them (see :meth:`_belief`; classic and mistigri);
-        ``records`` are the partie's records, which shape those declarations.
+        ``records`` are the partie's records, which shape those declarations;
+        ``model`` holds the likelihood factors (:data:`BELIEF`, fitted by
+        ``bench/bots_inference.py``).
         """
+        self.model = model or BELIEF
+        self.last_belief_args: tuple[list[int], int, list[int], list[int]] | None = None
+        """The hands behind the last proposal (dealt, the take's discard, at play, discards), for measurement."""
         if view.seat is None:
             raise MushkaError("spectator_world")
         self.believe = bool(believe) and view.rules.has_trumps
@@ -441,6 +474,13 @@ class WorldSampler:
                     now_j = _mask(view.open_hands[j])
                 play_start[j] = now_j | f.played[j]
         dead_of = [dead_ex[j] | (1 << take_d if f.took and j == f.dealer and take_d >= 0 else 0) for j in range(n)]
+        if not self.believe_plays:
+            for j in range(n):
+                now_j = _mask(view.hand) if j == me else (
+                    _mask(view.open_hands[j]) if view.open_hands[j] is not None
+                    else filled[hand_bin[j]] if hand_bin[j] >= 0 else 0)
+                play_start[j] = now_j | f.played[j]
+        self.last_belief_args = (h0[:], take_d, play_start[:], dead_of[:])
         if self.believe and rng.random() >= self._belief(f, h0, take_d, play_start, dead_of):
             raise SampleFailed
         deck = self._deal_deck(h0, talon, f.turnup, rng)
@@ -456,6 +496,21 @@ class WorldSampler:
                 actions.append(TAKES[take_d])
         return deck, [], actions
 
+    def belief_weight(self, h0: list[int], take_d: int, start: list[int], dead: list[int],
+                      plays: bool = True) -> float:
+        """The likelihood weight of a world given by its hands (dealt, at play) and discards (classic, mistigri).
+
+        For measurement: the weight :meth:`sample` gives a world when
+        ``believe`` is on, here for any world, the true one included.
+        """
+        assert self.trump is not None
+        keep = self.believe_plays
+        self.believe_plays = plays
+        try:
+            return self._belief(self.trump, h0, take_d, start, dead)
+        finally:
+            self.believe_plays = keep
+
     def _belief(self, f: TrumpFacts, h0: list[int], take_d: int, start: list[int], dead: list[int]) -> float:
         """How well the hidden hands explain the others' declarations (C6-C8).
 
@@ -470,6 +525,7 @@ class WorldSampler:
         """
         from mushka.bots.policy import stakes_for, tables, trump_declare
 
+        m = self.model
         rules = self.rules
         t = tables(rules)
         n = f.n
@@ -497,11 +553,11 @@ class WorldSampler:
                                             rules.deck_bits & ~hand & ~turn_bit, can_pass, can_take,
                                             stakes_for(rules, j, self.records))
                 if st.kind != kind:
-                    weight *= 0.25
+                    weight *= m.other_kind
                 elif kind == "stand":
                     diff = abs(cards.bit_count() - f.exch[j])
-                    weight *= 1.0 if diff == 0 else 0.5 if diff == 1 else 0.25
-                weight = max(weight, 0.02)
+                    weight *= 1.0 if diff == 0 else m.count_off_one if diff == 1 else m.count_off_more
+                weight = max(weight, m.floor)
             if st.kind == "take":
                 took = True
                 hands[j] = (hand & ~(1 << take_d)) | turn_bit
@@ -512,7 +568,7 @@ class WorldSampler:
                 talon -= max(f.exch[j], 0)
         if self.believe_plays and plays:
             weight *= self._play_belief(f, t, plays, start, dead, standing)
-        return max(weight, 0.02)
+        return max(weight, m.floor)
 
     def _play_belief(self, f: TrumpFacts, t: object, plays: list[Step], start: list[int], dead: list[int],
                      standing: int) -> float:
@@ -538,7 +594,7 @@ class WorldSampler:
                 legal = _legal_trump(rules, t, f.trump, hand, trick)
                 guess = play_fn(t, f.trump, hand, legal, trick, unknown, standing - len(trick) - 1, won[j] == 0)
                 if guess != st.card:
-                    weight *= 0.3
+                    weight *= self.model.other_play
             hands[j] &= ~(1 << st.card)
             played |= 1 << st.card
             trick.append(st.card)

@@ -35,8 +35,9 @@ from mushka.bots.base import check_number, register_bot
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
 from mushka.bots.policy import bit_list, card_power, tables
-from mushka.bots.sampler import WorldSampler
+from mushka.bots.sampler import BeliefModel, WorldSampler
 from mushka.bots.value import Outlook
+from mushka.cards import SUIT_MASKS
 from mushka.engine import Action, Deal, Phase
 from mushka.engine.actions import PASS, STAND_PAT, TAKES, stand_mask
 from mushka.errors import OptionsError
@@ -47,6 +48,9 @@ DEFAULT_ITERATIONS = 600
 DEFAULT_SECONDS = 0.3
 """The default cap on thinking time per decision (interactive play)."""
 
+FITTED = BeliefModel()
+"""The likelihood factors the search weighs worlds with (fitted by ``bench/bots_inference.py``)."""
+
 WorldSource = Callable[[random.Random], Deal | None]
 
 
@@ -56,7 +60,8 @@ class SearchBot:
     name = "search"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
-                 epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0) -> None:
+                 epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
+                 chase: int = 0, declare: float = 1.0, weigh: int = 0) -> None:
         """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
@@ -65,7 +70,15 @@ class SearchBot:
         alike; 1: by the others' declarations; 2: by their plays too, as the
         rules of thumb would make them), ``margin`` how many standard
         errors a candidate must gain over the rules-of-thumb choice to be
-        played instead.
+        played instead.  ``chase`` (1) adds the exchanges that chase a special
+        hand to the declaration's candidates (C22, MI9, MI13: keep a suit, or
+        a suit and the privileged card, throw the rest); ``declare``
+        multiplies the playouts of a declaration (the decision that matters
+        most; ``seconds`` still caps it).  ``weigh`` (1: by the others'
+        declarations, 2: and their plays) weighs each world by the likelihood
+        of the others' public actions (:class:`~mushka.bots.sampler.BeliefModel`,
+        importance weights on uniform worlds, classic and mistigri) instead of
+        rejecting worlds as ``believe`` does.
         """
         name = type(self).name
         self.iterations = int(check_number(name, "iterations", iterations, 0))
@@ -76,6 +89,9 @@ class SearchBot:
         self.tau = check_number(name, "tau", tau, 0)
         self.believe = int(check_number(name, "believe", believe, 0, 2))
         self.margin = check_number(name, "margin", margin, 0)
+        self.chase = int(check_number(name, "chase", chase, 0, 1))
+        self.declare = check_number(name, "declare", declare, 1, 20)
+        self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
@@ -88,18 +104,31 @@ class SearchBot:
         if len(d.legal) == 1:
             return d.legal[0]
         start = time.perf_counter()
-        sampler = WorldSampler(d, believe=self.believe, records=view.records)
-        action = self.search(view, sampler.sample, rng)
+        sampler = WorldSampler(d, believe=self.believe, records=view.records, model=FITTED)
+        weight = None
+        if self.weigh and d.rules.has_trumps:
+            plays = self.weigh >= 2
+
+            def weight() -> float:
+                args = sampler.last_belief_args
+                return 1.0 if args is None else sampler.belief_weight(*args, plays=plays)
+
+        action = self.search(view, sampler.sample, rng, weight)
         self.times.append(time.perf_counter() - start)
         return action
 
     # --- shared with the oracle -------------------------------------------------------
 
-    def search(self, view: GameView, source: WorldSource, rng: random.Random) -> Action:
-        """Evaluate the candidates of ``view`` on worlds drawn from ``source``."""
+    def search(self, view: GameView, source: WorldSource, rng: random.Random,
+               weight: Callable[[], float] | None = None) -> Action:
+        """Evaluate the candidates of ``view`` on worlds drawn from ``source``.
+
+        ``weight``, called after each world is drawn, gives its importance
+        weight (1 for every world without it).
+        """
         start = time.perf_counter()
         d = view.deal
-        cands = candidates(view, self._fallback.choose(view, rng))
+        cands = candidates(view, self._fallback.choose(view, rng), chase=bool(self.chase))
         if len(cands) == 1:
             return cands[0]
         outlook = Outlook.of(view, self.tau)
@@ -107,19 +136,24 @@ class SearchBot:
         root = Root.of(d)
         me = outlook.seat
         k = len(cands)
+        iterations = self.iterations
+        if d.phase == Phase.DECLARE:
+            iterations = int(iterations * self.declare)
         totals = [0.0] * k
         # Paired differences with the rules-of-thumb choice (candidate 0), world by world.
         diff_sum = [0.0] * k
         diff_sq = [0.0] * k
         worlds = 0
+        w_sum = w_sq = 0.0
         while True:
-            if self.iterations and worlds * k >= self.iterations and worlds:
+            if iterations and worlds * k >= iterations and worlds:
                 break
             if self.seconds and worlds and time.perf_counter() - start >= self.seconds:
                 break
             world = source(rng)
             if world is None:
                 break
+            w = 1.0 if weight is None else weight()
             seed = rng.getrandbits(32)
             values = []
             for a in cands:
@@ -134,25 +168,36 @@ class SearchBot:
                     values.append(outlook.utility_of(score))
             base = values[0]
             for i, u in enumerate(values):
-                totals[i] += u
-                diff_sum[i] += u - base
-                diff_sq[i] += (u - base) ** 2
+                totals[i] += w * u
+                diff_sum[i] += w * (u - base)
+                diff_sq[i] += w * (u - base) ** 2
             worlds += 1
+            w_sum += w
+            w_sq += w * w
         self.worlds.append(worlds)
         if not worlds:
             return cands[0]
         best = max(range(k), key=lambda i: (totals[i], -i))
-        if best and self.margin and worlds > 1:
+        ess = w_sum * w_sum / w_sq if w_sq else 0.0  # the effective number of worlds
+        if best and self.margin and ess > 1:
             # Leave the rules of thumb only for a gain clear of the sampling noise.
-            mean = diff_sum[best] / worlds
-            var = max(0.0, diff_sq[best] / worlds - mean * mean) * worlds / (worlds - 1)
-            if mean <= self.margin * math.sqrt(var / worlds):
+            mean = diff_sum[best] / w_sum
+            var = max(0.0, diff_sq[best] / w_sum - mean * mean) * ess / (ess - 1)
+            if mean <= self.margin * math.sqrt(var / ess):
                 best = 0
+        elif best and self.margin and weight is not None:
+            best = 0  # one effectively weighed world is no evidence against the rules of thumb
         return cands[best]
 
 
-def candidates(view: GameView, preferred: Action) -> list[Action]:
-    """The actions worth searching, ``preferred`` (the rules of thumb's choice) first."""
+def candidates(view: GameView, preferred: Action, *, chase: bool = False) -> list[Action]:
+    """The actions worth searching, ``preferred`` (the rules of thumb's choice) first.
+
+    With ``chase`` a declaration also tries, for every suit, throwing all but
+    that suit (five of a suit, C22/MI9) and all but that suit and the
+    privileged card (four and the privileged card, C22/MI13), when at most
+    three cards are missing.
+    """
     d = view.deal
     legal = d.legal
     out = [preferred] if preferred in legal else []
@@ -177,10 +222,26 @@ def candidates(view: GameView, preferred: Action) -> list[Action]:
         wanted.append(stand_mask(disc))
     for i in order[:2]:
         wanted.append(TAKES[i])
+    if chase:
+        wanted += chases(hand, t.priv_bit, rules.can_discard_privileged)
     for a in wanted:
         if a in legal and a not in out:
             out.append(a)
     return out or [legal[0]]
+
+
+def chases(hand: int, priv_bit: int, can_discard_priv: bool) -> list[Action]:
+    """Exchanges that keep one suit (and the privileged card) and throw the rest, 1 to 3 cards."""
+    out: list[Action] = []
+    for sm in SUIT_MASKS:
+        for keep in (hand & sm, hand & (sm | priv_bit)):
+            disc = hand & ~keep
+            if not 1 <= disc.bit_count() <= 3 or (disc & priv_bit and not can_discard_priv):
+                continue
+            a = stand_mask(disc)
+            if a not in out:
+                out.append(a)
+    return out
 
 
 register_bot("search", SearchBot)

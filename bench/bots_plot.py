@@ -1,0 +1,57 @@
+"""Strength against thinking time: a plot of the rows of ``bench/bots_strength.py``.
+
+Every row measured against the same field (default ``heuristic``) becomes a
+point: its mean thinking time per decision (x, log scale) and its money per
+game over the field with the 95% interval (y), one colour per table.  The
+field itself is the point at zero.
+
+    python bench/bots_plot.py results.jsonl --out docs/img/bots-strength-time.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("results", help="JSON lines written by bench/bots_strength.py --json")
+    parser.add_argument("--field", default="heuristic")
+    parser.add_argument("--out", default="bots-strength-time.png")
+    args = parser.parse_args(argv)
+    with open(args.results, encoding="utf-8") as lines:
+        rows = [json.loads(x) for x in lines if x.strip()]
+    rows = [r for r in rows if r["field"] == args.field and r.get("decision_mean_s")]
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    tables = sorted({(r["variant"], r["players"]) for r in rows})
+    for k, (variant, players) in enumerate(tables):
+        mine = sorted((r for r in rows if (r["variant"], r["players"]) == (variant, players)),
+                      key=lambda r: r["decision_mean_s"])
+        xs = [r["decision_mean_s"] for r in mine]
+        ys = [r["mean_diff"] for r in mine]
+        err = [[r["mean_diff"] - r["ci95"][0] for r in mine], [r["ci95"][1] - r["mean_diff"] for r in mine]]
+        shift = 1 + 0.04 * k  # side by side, so that the intervals do not hide each other
+        ax.errorbar([x * shift for x in xs], ys, yerr=err, fmt="o", capsize=3,
+                    label=f"{variant} {players}", color=f"C{k}")
+        for r, x, y in zip(mine, xs, ys, strict=True):
+            ax.annotate(r["test"].replace("search:", "").replace(",seconds=0", ""), (x * shift, y),
+                        fontsize=6, xytext=(4, 2), textcoords="offset points")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("mean thinking time per decision, s (log scale)")
+    ax.set_ylabel(f"money per game over {args.field} (95% CI)")
+    ax.set_title("Strength against time per decision (duplicate deals)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.out)
+    print(args.out)
+
+
+if __name__ == "__main__":
+    main()
