@@ -40,12 +40,14 @@ def test_json_fields(variant):
 
 def test_reproducible_per_seed_and_start():
     def strip(summary):
-        return {k: v for k, v in summary.items() if k not in ("seconds", "games_per_s", "jobs")}
+        return {k: v for k, v in summary.items() if k not in ("seconds", "games_per_s", "jobs", "where")}
 
     a = as_json(simulate("-n", "5", "--seed", "9", "--json"))
     b = as_json(simulate("-n", "5", "--seed", "9", "--json", "--jobs", "2"))
     c = as_json(simulate("-n", "5", "--seed", "10", "--json"))
     assert strip(a) == strip(b)
+    assert a["where"] == {"engine": "inline", "nodes": 1, "cpus": 1}
+    assert b["where"] == {"engine": "local", "nodes": 1, "cpus": 2}
     assert strip(a) != strip(c)
 
 

@@ -94,12 +94,13 @@ def act_once(page: Page, rng: random.Random, *, exchange: bool = True) -> str:
             page.locator("[data-key=act-draw]").click()
             done = "draw"
         else:
-            button = page.locator("[data-key=act-pass]")
-            button.click()
-            if "costly" in (button.get_attribute("class") or ""):
-                # K12: a pass that costs a remiz asks once more (the page's misclick guard).
-                expect(button).to_have_class(re.compile("armed"))
-                button.click()
+            page.locator("[data-key=act-pass]").click()
+            # K12: a pass that costs a remiz asks once more (the page's misclick guard).
+            page.wait_for_function(
+                """([ply]) => Number(document.querySelector('[data-testid=felt]').dataset.ply) > ply
+                    || !!document.querySelector('[data-key=act-pass].armed')""", arg=[ply])
+            if page.locator("[data-key=act-pass].armed").count():
+                page.locator("[data-key=act-pass].armed").click()
             done = "pass"
     wait_ply_after(page, ply)
     return done

@@ -121,11 +121,11 @@ def test_dealer_who_took_the_trump_card_is_not_offered_a_pass(open_page, live_se
 def test_a_special_hand_ends_the_game_and_the_felt_says_so(open_page, live_server, stacked, page_errors):
     """Bugs 6, 9, 14: a мушка right after the deal (C22) ends the partie; the shown hand is drawn
     once, face up; nobody is shown as "pass" who never declared; the texts are English."""
-    rules = Rules.make("classic", 3)
+    rules = Rules.make("classic", 3, flush="wins_mushka")
     deck = stack_deck(rules, [["7H", "8D", "QS", "KC", "9C"], ["AH", "KH", "QH", "JH", "TH"], None],
                       turnup="JD", dealer=0, fill=True)
     stacked(0, [deck])
-    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"])
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"], {"flush": "wins_mushka"})
     page = open_page(seat_url(live_server, made))
     expect(page.locator("[data-testid=game-result]")).to_be_visible()
     expect(page.locator("[data-testid=felt]")).to_have_attribute("data-over", "true")
@@ -320,3 +320,43 @@ def test_a_lone_legal_card_plays_itself_when_asked(open_page, live_server, page_
             return
         act_once(page, rng)
     pytest.skip("no turn with a single legal card came up")
+
+
+def test_how_to_play_on_the_page(open_page, live_server, page_errors):
+    page = open_page(live_server.url)
+    page.locator("#howto-btn").click()
+    steps = page.locator("[data-testid=howto] li")
+    expect(steps).to_have_count(5)
+    expect(steps.nth(0)).to_contain_text("five cards each")
+    page.keyboard.press("Escape")
+    page.locator(".lang-btn[data-lang=ru]").click()
+    page.locator("#howto-btn").click()
+    expect(steps.nth(0)).to_contain_text("по пять карт")
+    assert not page_errors
+
+
+def test_rematch_same_table_same_seats(open_page, live_server, stacked, page_errors):
+    """Rematch: after the game, "play again" brings the player to a new game at the same seat,
+    with the same rules; a second browser at the table follows too."""
+    rules = Rules.make("classic", 3, flush="wins_mushka")
+    deck = stack_deck(rules, [["7H", "8D", "QS", "KC", "9C"], ["AH", "KH", "QH", "JH", "TH"], None],
+                      turnup="JD", dealer=0, fill=True)
+    stacked(0, [deck, deck])
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"],
+                      {"flush": "wins_mushka", "stake": "2"})
+    page = open_page(seat_url(live_server, made))
+    expect(page.locator("[data-testid=game-result]")).to_be_visible()
+    first = made["table"]["id"]
+    page.locator("[data-key=rematch]").click()
+    page.wait_for_url(lambda url: "table=" in url and first not in url)
+    expect(page.locator("[data-testid=who-am-i]")).to_contain_text("Anna")
+    expect(page.locator("[data-testid=felt]")).to_be_visible()
+    again = live_server.api("GET", f"api/tables/{page_table_id(page.url)}")
+    assert again["options"] == {"flush": "wins_mushka", "stake": "2"} and again["seats"][0]["name"] == "Anna"
+    assert not page_errors
+
+
+def page_table_id(url: str) -> str:
+    found = re.search(r"table=([^&#]+)", url)
+    assert found is not None
+    return found.group(1)

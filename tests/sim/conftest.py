@@ -1,7 +1,14 @@
 """Test bots: a deterministic player, so that tournaments have two different
-players, and one whose factory refuses bad values."""
+players, and one whose factory refuses bad values; and a Ray cluster on
+loopback for the cluster tests."""
 
 from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +43,56 @@ def picky_bot():
     register_bot("picky", picky)
     yield "picky"
     BOTS.pop("picky", None)
+
+
+# --- a Ray cluster on loopback for the cluster tests -------------------------------------
+
+
+def _env(changes):
+    saved = {k: os.environ.get(k) for k in changes}
+    os.environ.update(changes)
+    return saved
+
+
+def _restore(saved):
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A Ray "cluster" of this process and 2 CPUs, on the loopback address only.
+
+    Ray turns 127.0.0.1 into the machine's outside address unless it is told
+    it is not to form a cluster with other machines
+    (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, which despite its name holds on
+    Linux too); with it, every port Ray opens is on 127.0.0.1.  The cluster's
+    auth token is passed in the environment, so that no token file is written
+    under the home directory, and Ray's session files go to a temporary
+    directory; all of it is removed afterwards, with any token file Ray wrote
+    all the same.
+    """
+    temp = Path(tempfile.mkdtemp(prefix="mushka-ray-"))
+    token_file = Path.home() / ".ray" / "auth_token"
+    had_token, had_dir = token_file.exists(), token_file.parent.exists()
+    saved = _env({"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token",
+                  "RAY_AUTH_TOKEN": secrets.token_hex(16), "RAY_USAGE_STATS_ENABLED": "0"})
+    import ray
+    from ray._raylet import Config
+
+    Config.initialize("")  # Ray reads its settings once per process; this one has just changed them
+    try:
+        context = ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, _temp_dir=str(temp),
+                           logging_level="WARNING", log_to_driver=False)
+        yield {"address": context.address_info["address"], "temp": temp, "ray": ray}
+    finally:
+        ray.shutdown()
+        _restore(saved)
+        shutil.rmtree(temp, ignore_errors=True)
+        if not had_token:
+            token_file.unlink(missing_ok=True)
+        if not had_dir and token_file.parent.exists() and not any(token_file.parent.iterdir()):
+            token_file.parent.rmdir()

@@ -32,10 +32,21 @@ from mushka.cli.common import (
     pick_lang,
 )
 from mushka.i18n import add_texts, tr
-from mushka.sim.errors import SimulationError, at_least, within
-from mushka.sim.play import Table, default_jobs, run_jobs, seat_bots, simulation_jobs, split_bot_specs
-from mushka.sim.plots import write_plots
-from mushka.sim.summary import render_summary, summarise_run, write_csv
+from mushka.sim.errors import SimulationError, at_least, require_extra, within
+from mushka.sim.executors import CLUSTER_HELP, Placement, check_cluster, open_backend
+from mushka.sim.play import (
+    GameJob,
+    GameStats,
+    Table,
+    default_jobs,
+    run_jobs,
+    seat_bots,
+    simulation_jobs,
+    split_bot_specs,
+)
+
+STATS_MODULES = ("numpy", "scipy")
+"""What the statistics of a run need: the [sim] extra (plots add matplotlib)."""
 
 PLOT_GAMES = 5000
 """The course plots follow at most this many games (enough for quartiles)."""
@@ -45,7 +56,15 @@ BotsOpt = Annotated[
     typer.Option("--bots", "-b", help="Bots: one for every seat, or one per seat in order "
                  "(heuristic,random,random,random); name:key=value passes settings."),
 ]
-JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: every core).")]
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes of this machine (default: "
+                                             "every core; a cluster uses all its CPUs).")]
+ClusterOpt = Annotated[str, typer.Option("--cluster", help=f"Where to play: {CLUSTER_HELP} (needs the "
+                                         "\\[cluster] extra); see docs/cluster.md.")]
+RuntimeEnvOpt = Annotated[
+    str | None,
+    typer.Option("--runtime-env", help="Ray runtime_env for the workers, as JSON or a JSON file "
+                 "(e.g. '{\"working_dir\": \".\"}'); with ray:// mushka ships itself by default."),
+]
 ProgressOpt = Annotated[
     bool | None, typer.Option("--progress/--no-progress", help="Show a progress bar (default: on a terminal).")
 ]
@@ -61,6 +80,50 @@ def progress_bar(enabled: bool | None, total: int, label: str) -> tuple[Abstract
                    console=err_console, transient=True)
     task = bar.add_task(label, total=total)
     return bar, lambda k: bar.advance(task, k)
+
+
+def parse_runtime_env(text: str | None) -> dict[str, Any] | None:
+    """``--runtime-env``: a JSON object, given inline or as the path of a JSON file."""
+    if text is None:
+        return None
+    source = text
+    path = Path(text)
+    if not text.lstrip().startswith("{") and path.is_file():
+        source = path.read_text(encoding="utf-8")
+    try:
+        value = json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise SimulationError("bad_runtime_env", value=text, problem=exc.msg) from None
+    if not isinstance(value, dict):
+        raise SimulationError("bad_runtime_env", value=text, problem="not a JSON object")
+    return value
+
+
+def play_plan(table: Table, plan: list[GameJob], *, cluster: str, workers: int, runtime_env: dict[str, Any] | None,
+              progress: bool | None, lang: str, **options: Any) -> tuple[list[GameStats], float, Placement]:
+    """Play ``plan`` where ``--cluster`` says, with a progress bar of the games done.
+
+    Returns the games, the seconds of play (connecting to a cluster left
+    out) and where they were played.  Ctrl-C cancels what is queued or
+    running (on a cluster too) and ends the command with status 130.
+    """
+    with open_backend(cluster, workers, runtime_env=runtime_env) as backend:
+        bar, advance = progress_bar(progress, len(plan), tr("sim.playing", lang))
+        done = 0
+
+        def step(k: int) -> None:
+            nonlocal done
+            done += k
+            advance(k)
+
+        began = time.perf_counter()
+        try:
+            with bar:
+                stats = run_jobs(table, plan, backend=backend, progress=step, **options)
+        except KeyboardInterrupt:
+            err_console.print(tr("sim.interrupted", lang, done=done, total=len(plan)))
+            sys.exit(130)
+        return stats, time.perf_counter() - began, backend.placement
 
 
 def check_numbers(*, games: int, jobs: int | None, max_deals: int | None, confidence: float,
@@ -110,6 +173,8 @@ def register(app: typer.Typer) -> None:
         max_deals: Annotated[int | None, typer.Option("--max-deals", help="Stop a partie after "
                                                       "this many deals (reported as truncated).")] = None,
         jobs: JobsOpt = None,
+        cluster: ClusterOpt = "local",
+        runtime_env: RuntimeEnvOpt = None,
         confidence: Annotated[float, typer.Option("--confidence",
                                                   help="Level of the intervals.")] = 0.95,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
@@ -123,25 +188,30 @@ def register(app: typer.Typer) -> None:
         """Play many games between bots and print statistics with confidence intervals."""
         lang_ = pick_lang(lang)
         check_numbers(games=games, jobs=jobs, max_deals=max_deals, confidence=confidence, start=start)
+        require_extra("sim", "mushka simulate", STATS_MODULES)
+        if plots is not None:
+            require_extra("sim", "mushka simulate --plots", ("matplotlib",))
+        from mushka.sim.summary import render_summary, summarise_run, write_csv
+
+        cluster = check_cluster(cluster)
+        env = parse_runtime_env(runtime_env)
         rules = build_rules(variant, players, option)
         seats = seat_bots(split_bot_specs(bots or ["random"]), rules)
         plan = simulation_jobs(seats, games, seed, start=start, rotate=rotate)
         prepare_outputs(csv_file, plots, records)
-        workers = jobs or default_jobs()
-        bar, advance = progress_bar(progress, len(plan), tr("sim.playing", lang_))
-        began = time.perf_counter()
-        with bar:
-            stats = run_jobs(Table.of(rules), plan, workers=workers, max_deals=max_deals,
-                             track=start + PLOT_GAMES if plots is not None else 0,
-                             records=records, base_seed=seed, progress=advance)
-        elapsed = time.perf_counter() - began
+        stats, elapsed, where = play_plan(Table.of(rules), plan, cluster=cluster, workers=jobs or default_jobs(),
+                                          runtime_env=env, progress=progress, lang=lang_, max_deals=max_deals,
+                                          track=start + PLOT_GAMES if plots is not None else 0,
+                                          records=records, base_seed=seed)
         summary = summarise_run(stats, rules, seed=seed, start=start, max_deals=max_deals,
-                                confidence=confidence, seconds=elapsed, workers=workers)
+                                confidence=confidence, seconds=elapsed, workers=where.cpus, where=where.to_json())
         files: list[str] = []
         if csv_file is not None:
             write_csv(csv_file, stats, rules)
             files.append(str(csv_file))
         if plots is not None:
+            from mushka.sim.plots import write_plots
+
             files += [str(p) for p in write_plots(stats, plots, kopilka=not rules.has_trumps, lang=lang_)]
         if records is not None:
             files.append(str(records))
@@ -157,4 +227,12 @@ def register(app: typer.Typer) -> None:
 add_texts({
     "sim.playing": ("playing", "игра идёт"),
     "sim.wrote": ("Wrote {path}", "Записано: {path}"),
+    "sim.interrupted": ("Interrupted after {done} of {total} games; the games not yet played were cancelled.",
+                        "Прервано после {done} игр из {total}; ещё не сыгранные игры отменены."),
+    "error.bad_runtime_env": (
+        "--runtime-env {value!r} is not a JSON object or a JSON file ({problem}); "
+        "e.g. '{{\"working_dir\": \".\"}}'",
+        "--runtime-env {value!r}: нужен объект JSON или файл JSON ({problem}); "
+        "например '{{\"working_dir\": \".\"}}'",
+    ),
 })

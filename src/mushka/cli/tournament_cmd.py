@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from typing import Annotated, Any
 
 import typer
@@ -27,16 +26,27 @@ from mushka.cli.common import (
     friendly_errors,
     pick_lang,
 )
-from mushka.cli.simulate_cmd import BotsOpt, JobsOpt, ProgressOpt, check_numbers, progress_bar
+from mushka.cli.simulate_cmd import (
+    STATS_MODULES,
+    BotsOpt,
+    ClusterOpt,
+    JobsOpt,
+    ProgressOpt,
+    RuntimeEnvOpt,
+    check_numbers,
+    parse_runtime_env,
+    play_plan,
+)
 from mushka.i18n import add_texts, tr
-from mushka.sim.errors import SimulationError
-from mushka.sim.play import Table, default_jobs, run_jobs, split_bot_specs
-from mushka.sim.summary import interval_cell, rate_cell
-from mushka.sim.tournament import plan_tournament, rate
+from mushka.sim.errors import SimulationError, require_extra
+from mushka.sim.executors import check_cluster, placement_text
+from mushka.sim.play import Table, default_jobs, split_bot_specs
 
 
 def render_tournament(report: dict[str, Any], lang: str) -> None:
     """Print the ratings and the pairwise scores for people."""
+    from mushka.sim.summary import interval_cell, rate_cell
+
     pct = round(100 * report["confidence"])
     console.print("[bold]" + tr("tour.header", lang, format=report["format"], games=report["games"],
                                 seeds=report["seeds"], tables=len(report["tables"]),
@@ -44,6 +54,8 @@ def render_tournament(report: dict[str, Any], lang: str) -> None:
     if report.get("games_per_s") is not None:
         console.print(tr("sim.speed", lang, rate=report["games_per_s"], seconds=report["seconds"],
                          jobs=report["jobs"]))
+    if report.get("where") is not None:
+        console.print(placement_text(report["where"], lang))
     if report["truncated"]:
         console.print(f"[yellow]{tr('sim.truncated', lang, count=report['truncated'], limit=report['max_deals'])}[/]")
     table = RichTable(title=tr("tour.ratings", lang), title_justify="left", show_edge=False, pad_edge=False)
@@ -94,6 +106,8 @@ def register(app: typer.Typer) -> None:
         confidence: Annotated[float, typer.Option("--confidence",
                                                   help="Level of the intervals.")] = 0.95,
         jobs: JobsOpt = None,
+        cluster: ClusterOpt = "local",
+        runtime_env: RuntimeEnvOpt = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
         progress: ProgressOpt = None,
         lang: LangOpt = None,
@@ -101,6 +115,11 @@ def register(app: typer.Typer) -> None:
         """Play a tournament between bots on duplicate deals and rate them with intervals."""
         lang_ = pick_lang(lang)
         check_numbers(games=games, jobs=jobs, max_deals=max_deals, confidence=confidence, resamples=resamples)
+        require_extra("sim", "mushka tournament", STATS_MODULES)
+        from mushka.sim.tournament import plan_tournament, rate
+
+        cluster = check_cluster(cluster)
+        env = parse_runtime_env(runtime_env)
         rules = build_rules(variant, players, option)
         if not bots:
             # Without --bots the entrants' list would be empty: say what to give instead.
@@ -108,16 +127,13 @@ def register(app: typer.Typer) -> None:
         plan = plan_tournament(split_bot_specs(bots or []), rules, fmt=fmt, seatings=seatings,
                                seeds=games, base_seed=seed)
         jobs_list = plan.jobs()
-        workers = jobs or default_jobs()
-        bar, advance = progress_bar(progress, len(jobs_list), tr("sim.playing", lang_))
-        began = time.perf_counter()
-        with bar:
-            stats = run_jobs(Table.of(rules), jobs_list, workers=workers, max_deals=max_deals, progress=advance)
-        elapsed = time.perf_counter() - began
+        stats, elapsed, where = play_plan(Table.of(rules), jobs_list, cluster=cluster, workers=jobs or default_jobs(),
+                                          runtime_env=env, progress=progress, lang=lang_, max_deals=max_deals)
         report = rate(plan, stats, resamples=resamples, confidence=confidence, seed=seed)
         report.update(variant=rules.variant, players=rules.players, options=rules.options_text(changed_only=True),
                       max_deals=max_deals, seconds=round(elapsed, 3),
-                      games_per_s=round(len(stats) / elapsed, 2) if elapsed > 0 else None, jobs=workers)
+                      games_per_s=round(len(stats) / elapsed, 2) if elapsed > 0 else None, jobs=where.cpus,
+                      where=where.to_json())
         if as_json:
             sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
             return

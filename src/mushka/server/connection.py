@@ -38,6 +38,7 @@ from mushka.server.protocol import (
     Leave,
     Ping,
     Pong,
+    Rematch,
     RequestId,
     Resync,
     SetLang,
@@ -262,6 +263,10 @@ class Connection:
         """P8: the host starts the game."""
         await self._table().start(self, message.fill)
 
+    async def on_rematch(self, message: Rematch) -> None:
+        """The same table again once its game is over (the lobby makes it)."""
+        await self.lobby.rematch(self._table(), self)
+
     async def on_leave(self, message: Leave) -> None:
         """P8: give the seat up before the start."""
         await self._table().leave(self)
@@ -286,6 +291,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     "set_seat": Connection.on_set_seat,
     "start": Connection.on_start,
     "leave": Connection.on_leave,
+    "rematch": Connection.on_rematch,
     "lang": Connection.on_lang,
     "ping": Connection.on_ping,
 }

@@ -47,7 +47,7 @@ from mushka.server.protocol import (
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.replays import build_replay
 from mushka.server.store import TableStore
-from mushka.server.table import Seat, Services, Table, TableMoved, hash_token, new_token
+from mushka.server.table import Client, Seat, Services, Table, TableMoved, hash_token, new_token
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.wire import clean_name
 from mushka.server.writer import Writer
@@ -123,6 +123,7 @@ class Lobby:
                                  default_bot=default)
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
+        self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._replays: OrderedDict[tuple[str, str], Replay] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
@@ -293,6 +294,32 @@ class Lobby:
             tokens=[SeatToken(seat=s, token=t, url=seat_url(table_id, t)) for s, t in tokens],
             invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}",
         )
+
+    async def rematch(self, table: Table, client: Client) -> None:
+        """The same table again after its game (same rules, seats and tokens), started at once;
+        the old table tells everybody the new one's id.  Asked twice, it is made once."""
+        async with self._rematching:
+            if table.next is not None:
+                return
+            seats = table.rematch_seats(client)
+            if self.live >= self.config.max_tables:
+                raise ProtocolError("full", rule="P12", what="tables")
+            table_id = secrets.token_urlsafe(9)
+            while table_id in self.tables:
+                table_id = secrets.token_urlsafe(9)
+            again = Table(
+                self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
+                autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
+            )
+            try:
+                await asyncio.to_thread(self.store.create, again.snapshot())
+            except Exception:  # any driver error: nothing was made
+                log.exception("table %s could not be stored", table_id)
+                raise ProtocolError("storage_down", rule="P14") from None
+            self.tables[table_id] = again
+            await again.start_now()
+            await table.announce_next(table_id)
+            log.info("table %s: rematch at %s", table.id, table_id)
 
     def _check_bot_tables(self, address: str) -> None:
         """P12: tables of bots only cost CPU and nobody plays at them: a few at a time, on the

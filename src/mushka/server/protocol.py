@@ -115,6 +115,15 @@ class Leave(Message):
     id: RequestId | None = None
 
 
+class Rematch(Message):
+    """A seated player asks for the same table again once the game is over: the same
+    rules and seats (each person keeps his token), a new game; everybody at the old
+    table is told its id (``TableInfo.next``)."""
+
+    type: Literal["rematch"]
+    id: RequestId | None = None
+
+
 class SetLang(Message):
     """Switch the language of this connection's texts; a ``state`` follows."""
 
@@ -131,14 +140,14 @@ class Ping(Message):
 
 
 ClientMessage = Annotated[
-    Hello | Act | Resync | SetSeat | Start | Leave | SetLang | Ping, Field(discriminator="type")
+    Hello | Act | Resync | SetSeat | Start | Leave | Rematch | SetLang | Ping, Field(discriminator="type")
 ]
 """Any message a client may send."""
 
 CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 """Validates one decoded client message."""
 
-CLIENT_TYPES: Final = ("hello", "act", "resync", "set_seat", "start", "leave", "lang", "ping")
+CLIENT_TYPES: Final = ("hello", "act", "resync", "set_seat", "start", "leave", "rematch", "lang", "ping")
 """The ``type`` of every client message."""
 
 
@@ -182,6 +191,8 @@ class TableInfo(Message):
     """ISO 8601 time, UTC."""
     result: dict[str, Any] | None = None
     """The game's result once it is over (``GameResult.to_json``)."""
+    next: str | None = None
+    """The table of the rematch, once a player asked for one (same rules and seats)."""
 
 
 class EventOut(Message):

@@ -198,6 +198,8 @@ class Table:
         self.autostart = autostart
         self.listed = listed
         self.title = title
+        self.next: str | None = None
+        """The rematch's table, once asked for (kept in memory only)."""
         self.created = created
         self.version = version
         self.announced = version
@@ -333,7 +335,7 @@ class Table:
             options=self._options_changed, status=self.status, host=self.host,
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
             invite=f"/?table={self.id}", version=self.version, created=self.created.isoformat(),
-            result=result,
+            result=result, next=self.next,
         )
 
     @property
@@ -812,6 +814,25 @@ class Table:
         self._broadcast(self._table_message())
         self.announced = self.version
         self._presence()
+
+    def rematch_seats(self, client: Client) -> list[Seat]:
+        """The seats of a rematch asked for by ``client``: the same people (same tokens) and bots."""
+        if client.seat is None:
+            raise ProtocolError("spectator", rule="P5")
+        if self.status != "over":
+            raise ProtocolError("not_over_yet", rule="P8")
+        return [Seat(s.index, s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash) for s in self.seats]
+
+    async def announce_next(self, table_id: str) -> None:
+        """Tell everybody at this table where the rematch is."""
+        async with self.lock:
+            if self.next is not None:
+                return
+            self.next = table_id
+            self.version += 1
+            await self._store(self._table_save(seats=False))
+            self._broadcast(self._table_message())
+            self.announced = self.version
 
     async def start_now(self) -> None:
         """Start at once, open seats getting the default bot (a table created with ``start``)."""

@@ -260,6 +260,8 @@ add_texts({
     "server.error.bad_players": ("{problem}", "{problem}"),
     "server.error.bad_action": ("{problem}", "{problem}"),
     "server.error.refused": ("{problem}", "{problem}"),
+    "server.error.not_over_yet": ("a rematch is asked for once the game is over",
+                                  "новую игру за этим столом можно начать, когда эта окончена"),
     "server.error.illegal": ("{problem}", "{problem}"),
     "server.error.out_of_turn": ("{problem}", "{problem}"),
     "server.error.deal_over": ("{problem}", "{problem}"),

@@ -22,6 +22,20 @@ def at_least(what: str, value: int | None, least: int) -> None:
         raise SimulationError("bad_count", what=what, least=least, value=value)
 
 
+def require_extra(extra: str, what: str, modules: tuple[str, ...]) -> None:
+    """Refuse to start when a module of an optional extra is missing, naming the extra to install."""
+    import importlib
+
+    missing = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise SimulationError("needs_extra", extra=extra, what=what, modules=", ".join(missing))
+
+
 def within(what: str, value: float, low: float, high: float) -> None:
     """Refuse a number outside ``[low, high]``."""
     if not low <= value <= high:
@@ -29,6 +43,10 @@ def within(what: str, value: float, low: float, high: float) -> None:
 
 
 add_texts({
+    "error.needs_extra": (
+        "{what} needs the optional '{extra}' part of mushka ({modules}): pip install 'mushka[{extra}]'",
+        "для {what} нужна необязательная часть mushka «{extra}» ({modules}): pip install 'mushka[{extra}]'",
+    ),
     "error.bad_bot_spec": (
         "bot {spec!r} cannot be built: {problem} (a bot is given as name or name:key=value,...)",
         "бота {spec!r} нельзя создать: {problem} (бот задаётся как имя или имя:ключ=значение,...)",

@@ -18,17 +18,19 @@ building views: it picks with the same generator from the same legal actions
 in the same order as :class:`~mushka.bots.RandomBot` would, so the games are
 identical; a table of random bots only then runs on the engine's fast path.
 
-:func:`run_jobs` plays a list of jobs in one process or in a pool of
-processes and returns one :class:`GameStats` per game, in job order.
+:func:`run_jobs` plays a list of jobs in batches through an executor (this
+process, a pool of processes, or a Ray cluster: :mod:`mushka.sim.executors`)
+and returns one :class:`GameStats` per game, in job order.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -40,6 +42,7 @@ from mushka.match import Game, new_game
 from mushka.records import record_of_game
 from mushka.rules import Rules, make_rules
 from mushka.sim.errors import SimulationError
+from mushka.sim.executors import Backend, InlineExecutor, open_backend
 
 PLAYERS_RULE = {"classic": "C1", "mistigri": "MI1", "kopilka": "K1"}
 """The rule that sets the number of players of each variant."""
@@ -395,11 +398,23 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def batch_size(games: int, slots: int) -> int:
+    """Games per batch for ``games`` games on ``slots`` parallel workers.
+
+    Small batches keep every worker busy to the end although games differ
+    in length; at most 64 games, so that a batch lost with its worker costs
+    little to play again, and at least one, never one task per game when
+    there are many (a task costs a pool or Ray a millisecond or more).
+    """
+    return max(1, min(64, games // (max(1, slots) * 8)))
+
+
 def run_jobs(
     table: Table,
     jobs: Sequence[GameJob],
     *,
     workers: int = 1,
+    backend: Backend | None = None,
     max_deals: int | None = None,
     track: int = 0,
     records: Path | None = None,
@@ -408,42 +423,53 @@ def run_jobs(
 ) -> list[GameStats]:
     """Play ``jobs`` at ``table`` and return their stats in job order.
 
-    ``workers`` > 1 spreads batches of games over that many processes;
+    The games go in batches through ``backend`` (see
+    :mod:`mushka.sim.executors`); without one, ``workers`` > 1 spreads them
+    over that many processes of this machine and 1 plays them here.
     ``track`` keeps the course of the games whose index is below it (for
-    plots); ``records`` is a directory that receives each game's record;
-    ``progress`` is called with the number of games just finished.
+    plots); ``records`` is a directory that receives each game's record (on
+    a cluster: a directory every worker can write); ``progress`` is called
+    with the number of games just finished.
     """
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
+    if backend is None:
+        with open_backend("local", min(workers, max(1, len(jobs)))) as own:
+            return run_jobs(table, jobs, backend=own, max_deals=max_deals, track=track, records=records,
+                            base_seed=base_seed, progress=progress)
     rec = None if records is None else str(records)
-    if workers <= 1 or len(jobs) <= 1:
-        out = []
-        for job in jobs:
-            out.append(play_job(table, job, max_deals=max_deals, track=job.index < track,
-                                records=records, base_seed=base_seed))
-            if progress is not None:
-                progress(1)
-        return out
-    # Small batches keep every worker busy to the end although games differ in length.
-    size = max(1, min(64, len(jobs) // (workers * 8)))
-    batches = [_Batch(table, tuple(jobs[i:i + size]), max_deals, track, rec, base_seed)
-               for i in range(0, len(jobs), size)]
+    size = batch_size(len(jobs), backend.slots)
+    batches = (_Batch(table, tuple(jobs[i:i + size]), max_deals, track, rec, base_seed)
+               for i in range(0, len(jobs), size))
     order = {job.index: k for k, job in enumerate(jobs)}
     results: list[GameStats | None] = [None] * len(jobs)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(batches)))
+    # A few batches per worker in flight: workers never wait for the next one, and
+    # Ctrl-C has little to cancel (and memory stays flat however long the run).
+    window = 1 if isinstance(backend.executor, InlineExecutor) else max(2, 3 * backend.slots)
+    running: set[Future[list[GameStats]]] = set()
+    executor = backend.executor
     try:
-        futures = [pool.submit(_play_batch, b) for b in batches]
-        for future in as_completed(futures):
-            done = future.result()
-            for stats in done:
-                results[order[stats.index]] = stats
-            if progress is not None:
-                progress(len(done))
+        for batch in itertools.chain(batches, [None]):
+            if batch is not None:
+                running.add(executor.submit(_play_batch, batch))
+                if len(running) < window:
+                    continue
+            while running and (batch is None or len(running) >= window):
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    fresh = 0
+                    for stats in future.result():
+                        slot = order[stats.index]
+                        # A batch is placed by game index: one played twice (a retry) counts once.
+                        if results[slot] is None:
+                            fresh += 1
+                        results[slot] = stats
+                    if progress is not None and fresh:
+                        progress(fresh)
     except BaseException:
-        # Interrupted, or a game failed: drop the batches not yet started.
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Interrupted, or a game failed: cancel what is queued or running, wherever it is.
+        executor.shutdown(wait=False, cancel_futures=True)
         raise
-    pool.shutdown()
     return [r for r in results if r is not None]
 
 
@@ -451,6 +477,7 @@ __all__ = [
     "GameJob",
     "GameStats",
     "Table",
+    "batch_size",
     "bot_spec",
     "check_bot",
     "default_jobs",

@@ -31,7 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from mushka.bots import BOTS, make_bot
+from mushka.errors import MushkaError
 from mushka.rules import make_rules
+from mushka.sim.executors import CLUSTER_HELP, Backend, check_cluster, open_backend
 from mushka.sim.play import GameStats, Table, default_jobs, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.stats import mean_ci, proportion_ci
 from mushka.sim.summary import unluckiest
@@ -72,14 +74,18 @@ def default_configs(search_budget: int = 100) -> list[Config]:
 
 
 def measure(config: Config, sessions: int, *, seed: int = 1, workers: int = 1,
-            confidence: float = 0.95) -> tuple[dict[str, Any], list[GameStats]]:
-    """Play ``sessions`` kopilka sessions of ``config`` and sum up the recoup rates."""
+            confidence: float = 0.95, backend: Backend | None = None) -> tuple[dict[str, Any], list[GameStats]]:
+    """Play ``sessions`` kopilka sessions of ``config`` and sum up the recoup rates.
+
+    The sessions are played on ``backend`` if given (a Ray cluster, say),
+    else on ``workers`` processes of this machine; the figures are the same.
+    """
     rules = make_rules("kopilka", 4, **config.options)
     seats = seat_bots(config.bots, rules)
     # Rotation spreads an odd bot over every seat; a table of one bot is unchanged by it.
     jobs = simulation_jobs(seats, sessions, seed, rotate=len(set(seats)) > 1)
     began = time.perf_counter()
-    games = run_jobs(Table.of(rules), jobs, workers=workers)
+    games = run_jobs(Table.of(rules), jobs, workers=workers, backend=backend)
     seconds = time.perf_counter() - began
     per_session = [sum(1 for m in g.money if m >= 0) / g.players for g in games]
     seat_games = sum(g.players for g in games)
@@ -195,24 +201,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=None, metavar="LABEL",
                         help="study only the table with this label (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="worker processes of this machine")
+    parser.add_argument("--cluster", default="local", help=f"where to play: {CLUSTER_HELP}")
     parser.add_argument("--plot", type=Path, default=None, help="write the figure to this PNG file")
     parser.add_argument("--save", type=Path, default=None, help="also write the rows as JSON to this file")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of Markdown")
     args = parser.parse_args(argv)
+    try:
+        check_cluster(args.cluster)
+    except MushkaError as exc:
+        parser.error(exc.message("en"))
     configs = default_configs(args.search_budget)
     if args.only:
         configs = [c for c in configs if c.label in args.only]
     rows = []
     shown: tuple[str, list[GameStats]] | None = None
-    for config in configs:
-        row, games = measure(config, args.slow_sessions if config.slow else args.sessions, seed=args.seed,
-                             workers=args.jobs)
-        rows.append(row)
-        # The histogram shows the most realistic fast table: the heuristic players if there are any.
-        if shown is None or config.label == "heuristic ×4":
-            shown = (config.label, games)
-        print(f"{config.label}: {row['sessions']} sessions in {row['seconds']} s", file=sys.stderr)
+    with open_backend(args.cluster, args.jobs) as backend:
+        print(backend.placement.text("en"), file=sys.stderr)
+        for config in configs:
+            row, games = measure(config, args.slow_sessions if config.slow else args.sessions, seed=args.seed,
+                                 backend=backend)
+            row["where"] = backend.placement.to_json()
+            rows.append(row)
+            # The histogram shows the most realistic fast table: the heuristic players if there are any.
+            if shown is None or config.label == "heuristic ×4":
+                shown = (config.label, games)
+            print(f"{config.label}: {row['sessions']} sessions in {row['seconds']} s", file=sys.stderr)
     if args.plot is not None and shown is not None:
         plot_study(rows, shown[1], args.plot, shown[0])
     text = json.dumps(rows, ensure_ascii=False, indent=1)

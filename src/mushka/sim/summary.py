@@ -26,6 +26,7 @@ from rich.table import Table as RichTable
 
 from mushka.i18n import add_texts, tr
 from mushka.rules import Rules
+from mushka.sim.executors import placement_text
 from mushka.sim.play import GameStats
 from mushka.sim.stats import mean_ci, proportion_ci
 
@@ -170,8 +171,13 @@ def summarise_run(
     confidence: float = 0.95,
     seconds: float | None = None,
     workers: int = 1,
+    where: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The JSON-ready summary of a run (see ``docs/simulation.md``)."""
+    """The JSON-ready summary of a run (see ``docs/simulation.md``).
+
+    ``where`` is the run's :meth:`~mushka.sim.executors.Placement.to_json`
+    (engine, nodes, CPUs, cluster address).
+    """
     kopilka = not rules.has_trumps
     n = rules.players
     bots_in_order: list[str] = []
@@ -211,6 +217,8 @@ def summarise_run(
         out["seconds"] = round(seconds, 3)
         out["games_per_s"] = round(len(games) / seconds, 2) if seconds > 0 else None
         out["jobs"] = workers
+    if where is not None:
+        out["where"] = where
     return out
 
 
@@ -269,6 +277,8 @@ def render_summary(summary: dict[str, Any], lang: str, console: Console) -> None
         line += "  " + tr("sim.speed", lang, rate=summary["games_per_s"], seconds=summary["seconds"],
                           jobs=summary["jobs"])
     console.print(line)
+    if summary.get("where") is not None:
+        console.print(placement_text(summary["where"], lang))
     if summary["truncated"]:
         console.print(f"[yellow]{tr('sim.truncated', lang, count=summary['truncated'], limit=summary['max_deals'])}[/]")
     if not summary["money_balanced"]:

@@ -75,9 +75,10 @@ function isTyping(target) {
 
 function setupKeys() {
   byId("help-btn").addEventListener("click", openHelp);
+  byId("howto-btn").addEventListener("click", () => byId("howto-dialog").showModal());
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-    if (byId("help-dialog").open) return;
+    if (byId("help-dialog").open || byId("howto-dialog").open) return;
     if (event.key === "?") {
       openHelp();
       event.preventDefault();

@@ -6,7 +6,7 @@
 // page holds no rules: it marks what the view's `legal` list allows, sends
 // what the player chooses, and shows the rules as the server words them.
 
-import { ApiError, joinTable, meta } from "./api.js";
+import { ApiError, createTable, joinTable, meta } from "./api.js";
 import { backElement, cardElement, cardName, RANK_ORDER, short, sortHand, suitName, suitSymbol } from "./cards.js";
 import { TableConnection } from "./conn.js";
 import { byId, h, preserveFocus, replace } from "./dom.js";
@@ -135,7 +135,34 @@ export class TablePage {
       default:
         return;
     }
+    if (this.followRematch()) return;
     this.render();
+  }
+
+  /** A player follows the rematch to its table, with the same seat (his token holds it there too). */
+  followRematch() {
+    const next = this.table && this.table.next;
+    if (!next || this.seat === null || !this.token || this.moved) return false;
+    this.moved = true;
+    saveToken(next, this.token);
+    if (this.conn) this.conn.stop();
+    location.assign(withLang(`./?table=${encodeURIComponent(next)}`));
+    return true;
+  }
+
+  /** "New game with these rules": a new table with the same variant and options, bots on the other seats. */
+  async newGameSameRules() {
+    const bots = this.table.seats.filter((s) => s.kind === "bot").map((s) => s.bot);
+    const bot = bots[0] || (this.meta && this.meta.default_bot) || "random";
+    const seats = this.table.seats.map((s) => (s.seat === this.seat ? "me" : `bot:${s.kind === "bot" ? s.bot : bot}`));
+    try {
+      const reply = await createTable({ variant: this.table.variant, players: this.table.players,
+        options: { ...(this.table.options || {}) }, seats, name: savedName() || null, start: true, listed: false });
+      location.assign(withLang(reply.tokens[0].url));
+    } catch (err) {
+      this.refusal = { message: err.message, rule: err.rule || null };
+      this.render();
+    }
   }
 
   applyUpdate(msg) {
@@ -653,8 +680,15 @@ export class TablePage {
       res.ended_by_mushka ? h("p", { text: t("ended_by_mushka") }) : null,
       h("div", { class: "table-scroll" }, h("table", { class: "grid compact" }, h("thead", {}, head), h("tbody", {}, rows))),
       h("div", { class: "row" },
-        h("a", { class: "btn primary", href: withLang(`./?replay=${encodeURIComponent(this.tableId)}`), text: t("watch_replay") }),
-        h("a", { class: "btn", href: withLang("./"), text: t("new_game") })));
+        this.seat !== null ? h("button", { type: "button", class: "btn primary", dataset: { key: "rematch" },
+          text: t("rematch"), onclick: () => this.lobbyCommand({ type: "rematch" }) }) : null,
+        this.seat === null && this.table.next ? h("a", { class: "btn primary", href: withLang(`./?table=${encodeURIComponent(this.table.next)}`),
+          dataset: { key: "watch-rematch" }, text: t("watch_rematch") }) : null,
+        this.seat !== null ? h("button", { type: "button", class: "btn", dataset: { key: "same-rules" },
+          text: t("same_rules"), onclick: () => this.newGameSameRules() }) : null,
+        h("a", { class: "btn", href: withLang(`./?replay=${encodeURIComponent(this.tableId)}`), text: t("watch_replay") }),
+        h("a", { class: "btn", href: withLang("./"), text: t("new_game") })),
+      this.refusalBox());
   }
 
   /** The value of option `name` at this table (its own, else the variant's default). */

@@ -15,6 +15,21 @@ export const TEXTS = {
   yes: ["yes", "да"],
   no: ["no", "нет"],
 
+  // --- how to play ---
+  howto_title: ["How to play", "Как играть"],
+  howto_1: ["The deal: five cards each; the next card is turned up and its suit is trump (classic, mistigri). The rest is the talon.",
+    "Сдача: по пять карт; следующая карта открывается, её масть — козырь (обычная, мистигри). Остальное — прикуп."],
+  howto_2: ["Declare, in turn from the dealer's left: pass (you write nothing this deal) or stand and play. Standing, you may first exchange cards with the talon: select them, then press Stand. The dealer may take the turned-up card for one of his, and must then play.",
+    "Объявления, по очереди слева от сдающего: пас (в этой сдаче ничего не пишете) или игра. Играя, можно сначала прикупить: выберите карты и нажмите «Играю». Сдающий может взять открытую карту вместо своей и тогда обязан играть."],
+  howto_3: ["Tricks: follow suit if you can, otherwise trump; the cards you may play stand up. The privileged card (A♠ in classic, K♣ in mistigri) has rules of its own: see the facts on the felt.",
+    "Взятки: ходите в масть, если она есть, иначе бейте козырем; карты, которыми можно ходить, приподняты. У преимущественной карты (туз пик в обычной, король треф в мистигри) свои правила: см. под столом."],
+  howto_4: ["Score: records start at 30 and are written off, one point a trick; a standing player with no trick adds a remiz of 5. The first to reach zero wins and takes the others' records. Every change is explained with its rule.",
+    "Счёт: записи начинаются с 30 и списываются, по очку за взятку; игравший без взятки пишет ремиз 5. Кто первым дойдёт до нуля, выигрывает и берёт записи остальных. Каждое изменение объяснено с правилом."],
+  howto_5: ["Kopilka: four players, no trumps, a money pot; tricks are paid from the pot, a player without a trick pays a remiz into it, and whoever goes out first in the fourth game takes what is left.",
+    "Копилка: четыре игрока, без козырей, касса; взятки оплачиваются из кассы, игрок без взяток платит в неё ремиз, а кто первым снесёт карты в четвёртой игре, забирает остаток."],
+  howto_more: ["Five of a suit (or four and the privileged card) wins the mushka at once. The Rules tab of every table has the full rules; press ? for the keys.",
+    "Пять карт одной масти (или четыре и преимущественная) сразу выигрывают мушку. Во вкладке «Правила» у каждого стола — полные правила; клавиша ? — список клавиш."],
+
   // --- shortcuts ---
   sc_arrows: ["move between the cards of your hand", "переход между картами на руке"],
   sc_activate: ["play the focused card, or select it for an exchange", "сыграть карту в фокусе или выбрать её для прикупа"],
@@ -48,7 +63,7 @@ export const TEXTS = {
   variant_classic: ["Classic Mushka", "Обычная мушка"],
   variant_mistigri: ["Mushka-mistigri", "Мушка-мистигри"],
   variant_kopilka: ["Mushka-kopilka", "Мушка-копилка"],
-  variant_blurb_classic: ["trumps; the ace of spades is the мушка; records from 30 down",
+  variant_blurb_classic: ["trumps; the ace of spades is the privileged card; records from 30 down",
     "с козырями; туз пик — мушка; записи от 30 вниз"],
   variant_blurb_mistigri: ["the king of clubs is privileged; the ace ranks below the jack",
     "король треф — преимущественная карта; туз ниже валета"],
@@ -120,8 +135,8 @@ export const TEXTS = {
   invite_link: ["Invitation link", "Ссылка-приглашение"],
   copy: ["Copy", "Копировать"],
   share_link: ["Copy the link to this table", "Скопировать ссылку на стол"],
-  localhost_hint: ["This link names this computer only (localhost): friends on other machines need its network address. Start the server with --host 0.0.0.0 --public-url http://YOUR-ADDRESS:8000/ (see the README).",
-    "Эта ссылка ведёт только на этот компьютер (localhost): друзьям на других машинах нужен его сетевой адрес. Запустите сервер с --host 0.0.0.0 --public-url http://ВАШ-АДРЕС:8000/ (см. README)."],
+  localhost_hint: ["This link names this computer only (localhost): friends on other machines need its network address. Start the server with --host 0.0.0.0 and --public-url set to that address (see the README).",
+    "Эта ссылка ведёт только на этот компьютер (localhost): друзьям на других машинах нужен его сетевой адрес. Запустите сервер с --host 0.0.0.0 и этим адресом в --public-url (см. README)."],
   link_copied: ["Link copied.", "Ссылка скопирована."],
   seats: ["Seats", "Места"],
   start_game: ["Start (empty seats get bots)", "Начать (на пустые места сядут боты)"],
@@ -243,6 +258,9 @@ export const TEXTS = {
   ended_by_mushka: ["A special hand won the mushka and ended the game.", "Мушку выиграла особая рука; игра окончена."],
   player: ["Player", "Игрок"],
   money: ["Money", "Деньги"],
+  rematch: ["Play again: same table, same seats", "Ещё раз: тот же стол, те же места"],
+  same_rules: ["New game with these rules", "Новая игра по этим правилам"],
+  watch_rematch: ["Watch the next game", "Смотреть следующую игру"],
   watch_replay: ["Replay this game", "Повтор этой игры"],
 
   // --- side panels ---

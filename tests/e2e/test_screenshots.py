@@ -1,0 +1,124 @@
+"""The pictures of the README, taken from real games (docs/img/).
+
+Run with ``MUSHKA_SHOTS=docs/img pytest -m e2e tests/e2e/test_screenshots.py`` to
+refresh the committed pictures; otherwise they go to test-artifacts/e2e/.  Each
+picture is taken only once the page shows what it is meant to show.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from e2ekit import act_once, felt, wait_for_turn_or_end
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"width": 390, "height": 844}
+
+
+def target(name: str) -> Path:
+    folder = Path(os.environ["MUSHKA_SHOTS"]) if os.environ.get("MUSHKA_SHOTS") else ROOT / "test-artifacts" / "e2e"
+    folder = folder if folder.is_absolute() else ROOT / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}.png"
+
+
+def picture(page, name: str, *, full: bool = False) -> None:
+    page.wait_for_timeout(400)  # let the last motion settle
+    page.screenshot(path=str(target(name)), full_page=full)
+    assert target(name).stat().st_size > 10_000
+
+
+def player_page(open_page, live_server, variant, seats, options=None, players=None, lang="en", viewport=None,
+                name="Anna"):
+    made = live_server.api("POST", "api/tables", {
+        "variant": variant, "players": players or len(seats), "name": name, "seats": seats,
+        "start": True, "listed": False, "options": options or {}})
+    url = live_server.url + made["tokens"][0]["url"].lstrip("/").replace("?table=", f"?lang={lang}&table=")
+    return open_page(url, viewport=viewport or {"width": 1280, "height": 860})
+
+
+def test_lobby_pictures(open_page, live_server, page_errors):
+    for lang in ("en", "ru"):
+        page = open_page(f"{live_server.url}?lang={lang}", viewport={"width": 1280, "height": 860})
+        expect(page.locator("#new-game-title")).to_be_visible()
+        page.fill("#player-name", "Anna" if lang == "en" else "Аня")
+        page.select_option("#bot", "strong")
+        page.locator("#players").focus()
+        picture(page, f"lobby-{lang}")
+    assert not page_errors
+
+
+def test_classic_table_mid_trick(open_page, live_server, page_errors):
+    for lang in ("en", "ru"):
+        page = player_page(open_page, live_server, "classic", ["me", "bot:club", "bot:club", "bot:club"],
+                           {"flush": "none"}, lang=lang, name="Anna" if lang == "en" else "Аня")
+        rng = random.Random(3)
+        for _ in range(80):
+            state = wait_for_turn_or_end(page)
+            assert state["over"] == "false"
+            trick = page.locator("[data-testid=trick] .trick:not(.done) .card")
+            if state["phase"] == "play" and trick.count() >= 2:
+                picture(page, f"table-classic-{lang}")
+                break
+            act_once(page, rng, exchange=False)
+        else:
+            pytest.fail("no trick with two cards came while it was the player's turn")
+    assert not page_errors
+
+
+def test_mistigri_deal_end(open_page, live_server, page_errors):
+    for lang in ("en", "ru"):
+        page = player_page(open_page, live_server, "mistigri", ["me", "bot:club", "bot:club", "bot:club"],
+                           lang=lang, name="Anna" if lang == "en" else "Аня")
+        rng = random.Random(5)
+        first = wait_for_turn_or_end(page)["deal"]
+        for _ in range(80):
+            state = wait_for_turn_or_end(page, first)
+            if state["deal"] != first or state["over"] == "true":
+                break
+            act_once(page, rng, exchange=False)
+        notice = page.locator("[data-testid=deal-notice]")
+        if felt(page)["over"] == "false" and wait_for_turn_or_end(page)["over"] == "false":
+            expect(notice).to_be_visible()
+        picture(page, f"deal-end-mistigri-{lang}", full=True)
+    assert not page_errors
+
+
+def test_kopilka_game_end(open_page, live_server, page_errors):
+    for lang in ("en", "ru"):
+        page = player_page(open_page, live_server, "kopilka", ["me", "bot:club", "bot:club", "bot:club"],
+                           lang=lang, name="Anna" if lang == "en" else "Аня")
+        rng = random.Random(7)
+        for _ in range(400):
+            state = wait_for_turn_or_end(page)
+            if state["over"] == "true":
+                break
+            act_once(page, rng)
+        expect(page.locator("[data-testid=game-result]")).to_be_visible()
+        page.locator("[data-key=tab-score]").click()
+        picture(page, f"game-end-kopilka-{lang}", full=True)
+    assert not page_errors
+
+
+def test_phone_table(open_page, live_server, page_errors):
+    for lang in ("en", "ru"):
+        page = player_page(open_page, live_server, "classic", ["me", "bot:club", "bot:club", "bot:club"],
+                           {"flush": "none"}, lang=lang, viewport=PHONE, name="Anna" if lang == "en" else "Аня")
+        rng = random.Random(2)
+        for _ in range(80):
+            state = wait_for_turn_or_end(page)
+            assert state["over"] == "false"
+            if state["phase"] == "play":
+                picture(page, f"phone-table-{lang}", full=True)
+                break
+            act_once(page, rng, exchange=False)
+        # Nothing is wider than the phone's screen.
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], width
+    assert not page_errors
