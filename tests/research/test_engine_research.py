@@ -193,7 +193,7 @@ def test_section4_tensors_hold_no_hidden_card(variant, players):
             known = set(state.deal.view(seat).known_cards())
             vec = state.information_state(seat)
             for name, size in layout.segments:
-                if name in ("hand", "turnup", "own_discards", "trick", "played", "shown"):
+                if name in ("hand", "turnup", "own_discards", "trick", "played", "shown", "taken_back"):
                     part = vec[layout.slice(name)]
                     for k in range(0, size, d):
                         for j, x in enumerate(part[k:k + d]):
@@ -253,3 +253,34 @@ def test_rules_pickle_is_compact_and_equal():
     blob = pickle.dumps(rules)
     assert pickle.loads(blob) == rules
     assert len(blob) < 300
+
+
+def test_k15_kopilka_tensors_show_a_lead_taken_back_until_it_is_played(kopilka):
+    layout = observation_layout(kopilka)
+    d = kopilka.deck_size
+    pos = {c: k for k, c in enumerate(kopilka.deck_cards)}
+    seen = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = StepDeal(kopilka, seed % 4)
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance(rng.choice(state.chance_outcomes())[0])
+                continue
+            state.apply_id(rng.choice(state.legal_action_ids()))
+            if state.deal is None:
+                continue  # a K7 pick is due
+            events = state.deal.events(omniscient=True)
+            held = [set() for _ in range(4)]
+            for e in events:
+                if type(e).__name__ == "TakenBack":
+                    held[e.seat].add(e.card)
+                elif type(e).__name__ == "Played":
+                    held[e.seat].discard(e.card)
+            for viewer in range(4):
+                part = state.observation(viewer)[layout.slice("taken_back")]
+                for s in range(4):
+                    block = part[((s - viewer) % 4) * d:((s - viewer) % 4 + 1) * d]
+                    assert {c for c in kopilka.deck_cards if block[pos[c]]} == held[s]
+                    seen += len(held[s])
+    assert seen > 0

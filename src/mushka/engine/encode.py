@@ -23,6 +23,7 @@ from array import array
 from typing import Final
 
 from mushka.engine.deal import Deal
+from mushka.engine.events import Played, TakenBack
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
@@ -77,7 +78,7 @@ def observation_layout(rules: Rules) -> Layout:
         ))
     return Layout((
         ("hand", d), ("phase", PHASES), ("to_act", n), ("dealer", n), ("own_discards", d),
-        ("trick", n * d), ("played", d), ("tricks_won", n), ("hand_sizes", n),
+        ("trick", n * d), ("played", d), ("taken_back", n * d), ("tricks_won", n), ("hand_sizes", n),
         ("banned_suit", 4), ("takebacks", 4), ("talon", 1), ("pot", 1), ("balances", n),
     ))
 
@@ -100,8 +101,9 @@ class Encoder:
     without a copy, ``numpy.frombuffer``): copy it to keep it.
     """
 
-    __slots__ = ("_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_ntricks", "_ntricks_history",
-                 "_played", "_pos", "_seen", "_shown", "_tstate", "_version", "buffer", "layout", "rules", "seat")
+    __slots__ = ("_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_nevents", "_ntricks",
+                 "_ntricks_history", "_played", "_pos", "_seen", "_shown", "_taken_back", "_tstate", "_version",
+                 "buffer", "layout", "rules", "seat")
 
     rules: Rules
     seat: int
@@ -121,6 +123,8 @@ class Encoder:
     _done_mask: int
     _ndone: int
     _seen: int
+    _taken_back: list[int]
+    _nevents: int
 
     def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
         """An encoder for ``seat``; ``history`` gives the information-state tensor."""
@@ -153,6 +157,8 @@ class Encoder:
         self._tstate = (-1, -1)
         self._done_mask = 0
         self._ndone = 0
+        self._taken_back = [0] * self._n
+        self._nevents = 0
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
@@ -170,6 +176,8 @@ class Encoder:
         other._done_mask = self._done_mask
         other._ndone = self._ndone
         other._seen = self._seen
+        other._taken_back = self._taken_back[:]
+        other._nevents = self._nevents
         return other
 
     # --- writing helpers -----------------------------------------------------
@@ -255,6 +263,8 @@ class Encoder:
             self._seen = 1
         if self._kopilka:
             assert isinstance(deal, KopilkaDeal)
+            if changed:
+                self._taken_back_cards(deal)
             self._encode_kopilka(deal)
         else:
             assert isinstance(deal, TrumpDeal)
@@ -325,6 +335,23 @@ class Encoder:
         self._one_hot("takebacks", min(deal._takebacks, 3))
         buf[off["talon"]] = len(deal._talon) / d
         buf[off["pot"]] = deal.pot / max(1, self.rules.ante * n)
+
+    def _taken_back_cards(self, deal: KopilkaDeal) -> None:
+        """K15: a lead taken back is public and stays in the leader's hand until he plays it."""
+        events = deal._events if deal._events is not None else deal.events(omniscient=True)
+        if len(events) < self._nevents:
+            self._taken_back = [0] * self._n
+            self._nevents = 0
+        tb = self._taken_back
+        for e in events[self._nevents:]:
+            if isinstance(e, TakenBack):
+                tb[e.seat] |= e.card.bit
+            elif isinstance(e, Played):
+                tb[e.seat] &= ~e.card.bit
+        self._nevents = len(events)
+        d = self.rules.deck_size
+        for s in range(self._n):
+            self._mask("taken_back", tb[s], self._rel(s) * d)
 
     def _encode_history(self, deal: Deal) -> None:
         n = self._n
