@@ -294,6 +294,16 @@ def mask_of(cards: Iterable[Card]) -> int:
     return m
 
 
+def index_list(mask: int) -> list[int]:
+    """The card indices of a mask in increasing order, as a list (see :func:`indices`)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def indices(mask: int) -> Iterator[int]:
     """Yield the card indices of a mask in increasing order."""
     while mask:

@@ -18,18 +18,11 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from mushka.cards import SUIT_MASKS
+from mushka.cards import SUIT_MASKS, index_list
 from mushka.rules import Rules
 
-
-def bit_list(mask: int) -> list[int]:
-    """Card indices of ``mask``, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+bit_list = index_list
+"""Card indices of a mask, low to high (the core's :func:`mushka.cards.index_list`)."""
 
 
 @dataclass(frozen=True, slots=True)

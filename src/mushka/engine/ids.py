@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from mushka.cards import index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
 from mushka.engine.deal import Deal
 from mushka.engine.kopilka import KopilkaDeal
@@ -73,16 +74,6 @@ def _stand_positions(limit: int, banned: int) -> tuple[int, ...]:
             if m.bit_count() <= limit and not (banned >= 0 and m >> banned & 1)
         )
     return found
-
-
-def _positions(hand: int) -> list[int]:
-    """The card indices of ``hand`` in index order (its hand positions)."""
-    out = []
-    while hand:
-        low = hand & -hand
-        out.append(low.bit_length() - 1)
-        hand ^= low
-    return out
 
 
 class ActionSpace:
@@ -146,7 +137,7 @@ class ActionSpace:
         if isinstance(deal, KopilkaDeal):  # K7: a taker discards one card
             base = self._discard_base
             pos = self._pos_of
-            return [base + pos[c] for c in _positions(deal.hands[deal.to_act])]
+            return [base + pos[c] for c in index_list(deal.hands[deal.to_act])]
         assert isinstance(deal, TrumpDeal)
         return self._declare_ids(deal)
 
@@ -190,7 +181,7 @@ class ActionSpace:
             if action_id == DRAW_ID:
                 return DRAW
             return DISCARDS[self._card_of[action_id - self._discard_base]]
-        hand = _positions(deal.hands[deal.to_act]) if deal.phase != Phase.OVER else []
+        hand = index_list(deal.hands[deal.to_act]) if deal.phase != Phase.OVER else []
         if action_id >= TAKE_BASE:
             i = action_id - TAKE_BASE
             if i >= len(hand):
@@ -219,8 +210,8 @@ class ActionSpace:
         if kind is Kind.DISCARD and not self.trumps:
             return self._discard_base + self._card_pos(action)
         if self.trumps and kind in (Kind.STAND, Kind.TAKE) and deal.phase == Phase.DECLARE:
-            hand = _positions(deal.hands[deal.to_act])
-            cards = _positions(action.mask)
+            hand = index_list(deal.hands[deal.to_act])
+            cards = index_list(action.mask)
             if all(c in hand for c in cards):
                 if kind is Kind.TAKE and len(cards) == 1:
                     return TAKE_BASE + hand.index(cards[0])

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from mushka.cards import Card
+from mushka.cards import Card, index_list
 from mushka.engine import new_deal
 from mushka.engine.actions import PASS, PLAYS, TAKES, Action, stand_mask
 from mushka.engine.deal import Deal
@@ -97,15 +97,6 @@ def resample_deal(deal: Deal, seat: int, rng: random.Random, *, tries: int = TRI
         if other.events(seat) == seen:
             return other
     raise MushkaError("resample_failed", rule="C14", tries=tries)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _mask(cards: tuple[Card | None, ...] | None) -> int:
@@ -239,7 +230,7 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
             if s == took and turnup_open and not final >> turnup & 1 and k == 0:
                 return None
         keep_turnup = s == took and final >> turnup & 1
-        cands = [c for c in _bits(final) if not (s == took and c == turnup)]
+        cands = [c for c in index_list(final) if not (s == took and c == turnup)]
         drawn = rng.sample(cands, k) if k <= len(cands) else None
         if drawn is None:
             return None
@@ -277,7 +268,7 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
     eldest = (dealer + 1) % n
     deck = [0] * rules.deck_size
     for k in range(n):
-        cards = _bits(dealt[(eldest + k) % n])
+        cards = index_list(dealt[(eldest + k) % n])
         if len(cards) != 5:
             return None
         rng.shuffle(cards)

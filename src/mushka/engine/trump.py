@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
-from mushka.cards import CARDS, SUIT_MASKS, Suit, cards_of
+from mushka.cards import CARDS, SUIT_MASKS, Suit, cards_of, indices
 from mushka.engine.actions import PASS, PLAYS, SUIT_PLAYS, TAKES, Action, Kind, plays_of, stand_mask
 from mushka.engine.deal import Deal, DealResult, Phase
 from mushka.engine.events import (
@@ -204,7 +204,7 @@ class TrumpDeal(Deal):
         effect = rules.four_mode if kind == "privileged_four" else rules.flush
         if effect == "none":
             return None
-        points = sum(CARDS[i].rank.points for i in _bits(hand))
+        points = sum(CARDS[i].rank.points for i in indices(hand))
         rel = (seat - self.eldest) % self.n
         return effect, kind, (suit, points, -rel), seat
 
@@ -387,7 +387,7 @@ class TrumpDeal(Deal):
                 top = max((keys[p & 63] for p in self._trick if (p & 63) // 13 == self.trump),
                           default=-1)
                 higher = 0
-                for c in _bits(trumps):
+                for c in indices(trumps):
                     if top >= 0 and keys[c] > top:
                         higher |= 1 << c
                 if higher:
@@ -399,7 +399,7 @@ class TrumpDeal(Deal):
                        "why.must_trump", {"suit": Suit(lead).of})
         if rules.must_head_trick:
             winners = 0
-            for c in _bits(legal):
+            for c in indices(legal):
                 if self._key(c) > self._best_key:
                     winners |= 1 << c
             if winners and winners != legal:
@@ -794,10 +794,3 @@ def _key_tables(strength: tuple[int, ...], trump: int, priv: int,
             keys[priv] = 400 if beats_trumps else 150
         tables.append(tuple(keys))
     return tuple(tables)
-
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
