@@ -417,7 +417,14 @@ def test_c22_a_game_won_by_the_first_deal_ends_the_table_at_once(client: TestCli
     me.close()
 
 
-def test_updates_carry_only_what_changed_and_name_the_players(client: TestClient) -> None:
+def test_updates_carry_only_what_changed_and_name_the_players(client: TestClient,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from mushka.match import new_game
+
+    # Seat 2 deals, so seat 0 is the eldest and declares first: his declaration cannot end the
+    # deal (C7, C9, C10), and only then are the records and history unchanged by it.
+    monkeypatch.setattr("mushka.server.table.new_game",
+                        lambda rules, rng: new_game(rules, rng=rng, first_dealer=2))
     table_id, (token,) = table_of(client, ["me", "bot:random", "bot:random"], variant="classic", start=True,
                                   name="Anna")
     me = Player(client, table_id, token)
