@@ -218,6 +218,13 @@ def test_ray_job_submit_runs_the_example_job_from_a_checkout(tmp_path):
     head = subprocess.Popen([ray_bin, "start", "--head", "--block", "--node-ip-address=127.0.0.1", "--port=0",
                              "--num-cpus=2", "--object-store-memory=100000000", "--include-dashboard=true",
                              "--dashboard-host=127.0.0.1", f"--dashboard-port={dashboard}",
+                             # The agents' ports default to fixed numbers (52365 …), which a Ray
+                             # started by another test at the same time already holds; then this
+                             # head's job agent never comes up ("No available agent").
+                             f"--dashboard-agent-listen-port={_free_port()}",
+                             f"--dashboard-agent-grpc-port={_free_port()}",
+                             f"--metrics-export-port={_free_port()}",
+                             f"--runtime-env-agent-port={_free_port()}",
                              f"--temp-dir={temp}", "--disable-usage-stats"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
