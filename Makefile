@@ -4,7 +4,13 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: run test lint typecheck layers unit bench clean
+.PHONY: run test lint typecheck layers unit bench clean core
+
+# The rules core is compiled with mypyc by `pip install -e .` when a C compiler is present
+# (docs/build.md); MUSHKA_PURE=1 forces the pure-Python build.  The suites run on the
+# compiled build, and the engine, bots and property suites once more on the pure one.
+EXPECT_BUILD = $(shell $(PYTHON) -c "import shutil, sysconfig; cc = (sysconfig.get_config_var('CC') or 'cc').split(); print('compiled' if cc and shutil.which(cc[0]) and '$(MUSHKA_PURE)' in ('', '0') else 'pure')")
+PURE_SUITES = tests/unit tests/rules tests/golden tests/bots tests/property
 
 $(VENV)/.installed-run: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,18 +28,23 @@ $(VENV)/.installed-test: pyproject.toml
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-run: $(VENV)/.installed-run
+# Rebuilds the compiled core when one of its sources changed since the last build.
+core: $(VENV)/.installed-run
+	@$(BIN)/python -c "import sys, mushka._build as b; sys.exit(b.needs_rebuild())" || $(PIP) install --quiet --no-deps -e .
+
+run: $(VENV)/.installed-run core
 	$(BIN)/mushka serve --host $(HOST) --port $(PORT) $(if $(PUBLIC_URL),--public-url $(PUBLIC_URL))
 
 # The browser tests run in a process of their own: Playwright's sync API keeps
 # an asyncio loop running for the whole session, and the terminal app's tests
 # start loops of their own with asyncio.run.
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test core
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	bash scripts/ensure-chromium.sh
-	$(BIN)/pytest -n auto --dist loadgroup -m "not e2e"
+	MUSHKA_EXPECT_BUILD=$(EXPECT_BUILD) $(BIN)/pytest -n auto --dist loadgroup -m "not e2e"
+	MUSHKA_PURE=1 MUSHKA_EXPECT_BUILD=pure $(BIN)/pytest -n auto --dist loadgroup -m "not e2e" $(PURE_SUITES)
 	$(BIN)/pytest -m e2e
 
 lint: $(VENV)/.installed-test
@@ -52,4 +63,5 @@ bench: $(VENV)/.installed-test
 	$(BIN)/mushka bench
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build src/*.egg-info
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build src/*.egg-info src/*.so src/mushka/_build_stamp.json
+	find src -name '*.so' -delete

@@ -1,7 +1,9 @@
 """mushka: the rules engine, bots and tools for the Russian card games of the Мушка family.
 
 The rules core (this package's ``cards``, ``rules``, ``engine``, ``match`` and
-``records`` modules) is pure Python with no dependencies::
+``records`` modules) is pure Python with no dependencies, compiled with mypyc
+where a C compiler is present (``MUSHKA_PURE=1`` forces the pure build;
+docs/build.md)::
 
     >>> from mushka import make_rules, new_deal
     >>> deal = new_deal(make_rules("classic", 4), dealer=0, rng=7)
@@ -9,6 +11,7 @@ The rules core (this package's ``cards``, ``rules``, ``engine``, ``match`` and
     Action.parse('pass')
 """
 
+from mushka import _build as _build  # first: chooses the compiled or the pure-Python core (docs/build.md)
 from mushka.cards import Card, Rank, Suit, parse_card, parse_cards
 from mushka.engine import Action, Deal, DealResult, DealView, Event, Kind, Phase, new_deal
 from mushka.errors import (

@@ -181,20 +181,22 @@ class Card:
     def __new__(cls, code: str | int) -> Card:
         """Return the interned card for a code or an index 0..51."""
         if isinstance(code, int):
-            if 0 <= code < 52:
-                return CARDS[code]
+            if 0 <= code < len(_INTERNED):
+                return _INTERNED[code]
+            if code == len(_INTERNED) < 52:
+                # The 52 cards are made here once, in order, while this module loads
+                # (CARDS below); afterwards every card is the interned one.  Made in
+                # __new__ itself so that compiled and pure builds share one path.
+                self = object.__new__(cls)
+                object.__setattr__(self, "index", code)
+                object.__setattr__(self, "rank", Rank(code % 13))
+                object.__setattr__(self, "suit", Suit(code // 13))
+                object.__setattr__(self, "bit", 1 << code)
+                object.__setattr__(self, "code", RANK_LETTERS[code % 13] + SUIT_LETTERS[code // 13])
+                _INTERNED.append(self)
+                return self
             raise ParseError("bad_card", rule="N2", text=str(code))
         return parse_card(code)
-
-    @classmethod
-    def _make(cls, index: int) -> Card:
-        self = object.__new__(cls)
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "rank", Rank(index % 13))
-        object.__setattr__(self, "suit", Suit(index // 13))
-        object.__setattr__(self, "bit", 1 << index)
-        object.__setattr__(self, "code", RANK_LETTERS[index % 13] + SUIT_LETTERS[index // 13])
-        return self
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
@@ -240,22 +242,26 @@ class Card:
         return f"{_RANK_NAMES_EN[self.rank]} of {_SUIT_NAMES_EN[self.suit]}"
 
 
-CARDS: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
+_INTERNED: list[Card] = []
+"""The cards made so far, by index (filled once, just below)."""
+
+CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(52))
 """All 52 cards by index."""
 
 _CODE_CACHE: dict[str, Card] = {}
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse one card code (N2): rank then suit, any case, ``10`` or ``T`` for ten.
 
     Accepts ``KC``, ``Kc``, ``K♣``, ``10C`` and Russian forms such as ``Д♥``.
     Raises :class:`~mushka.errors.ParseError` naming the input otherwise.
     """
-    given: object = text  # typed str, but callers from outside may pass anything
-    if not isinstance(given, str):
+    # ``object``: callers from outside may pass anything (and the compiled build would
+    # refuse a narrower annotation with a bare TypeError, docs/build.md).
+    if not isinstance(text, str):
         # A value of another type is refused like a bad code (N2), not with an AttributeError.
-        raise ParseError("bad_card", rule="N2", text=repr(given)[:40])
+        raise ParseError("bad_card", rule="N2", text=repr(text)[:40])
     hit = _CODE_CACHE.get(text)
     if hit is not None:
         return hit

@@ -24,6 +24,7 @@ from typing import Any, Self
 
 from mushka.cards import Card
 from mushka.engine import Action, Deal, DealResult, DealView, Event, new_deal
+from mushka.engine.actions import ActionInput
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import IllegalActionError
@@ -169,6 +170,7 @@ class Game(ABC):
         record_events: bool = True,
         chance_steps: bool = False,
         first_deal: Deal | None = None,
+        _blank: bool = False,
     ) -> None:
         """Start a game.  ``first_dealer`` is drawn by lot unless given (C4);
         ``decks`` and ``picks`` force the chance outcomes of the deals in order.
@@ -179,6 +181,8 @@ class Game(ABC):
         ``first_deal`` is the first deal, dealt that way
         (:class:`mushka.steps.StepGame` drives a game so).
         """
+        if _blank:
+            return  # Game.copy fills in every attribute (see there)
         self.rules = rules
         self.n = rules.players
         self._rng = random.Random(rng) if not isinstance(rng, random.Random) else rng
@@ -277,18 +281,18 @@ class Game(ABC):
         """The legal actions of the seat to act."""
         return () if self._result is not None else self.deal.legal_actions()
 
-    def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+    def is_legal(self, action: ActionInput, seat: object = None) -> bool:
         """Whether ``action`` (or its text form) by ``seat`` is legal now."""
         return self._result is None and self.deal.is_legal(action, seat)
 
-    def check(self, action: Action | str, seat: int | None = None) -> None:
+    def check(self, action: ActionInput, seat: object = None) -> None:
         """Raise naming the rule if ``action`` by ``seat`` is not legal now."""
         action = self.deal.read_action(action)
         if self._result is not None:
             raise IllegalActionError("game_over", rule=self._end_rule(), action=action)
         self.deal.check(action, seat)
 
-    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+    def apply(self, action: ActionInput, seat: object = None) -> list[Event]:
         """Check and apply an action; return every event it produced, in order.
 
         That is the deal's events and, when the deal ends, the game's events
@@ -384,8 +388,20 @@ class Game(ABC):
 
     def copy(self, rng: random.Random | None = None) -> Self:
         """An independent copy (deals copied cheaply, finished deals shared)."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        # Attribute by attribute (a compiled class has no __dict__), into a blank instance
+        # (__init__'s private blank path: a compiled class refuses object.__new__).
+        other = type(self)(self.rules, _blank=True)
+        other.rules = self.rules
+        other.n = self.n
+        other.first_dealer = self.first_dealer
+        other._rng = self._rng
+        other._chance_seed = self._chance_seed
+        other._decks = self._decks
+        other._picks = self._picks
+        other._result = self._result
+        other._record_events = self._record_events
+        other._steps = self._steps
+        other._waiting = self._waiting
         other.deal = self.deal.copy(rng)
         other.finished = self.finished[:]
         other._game_events = self._game_events[:]
@@ -412,13 +428,30 @@ class Partie(Game):
     side: list[int]
     max_deals: int | None
 
-    def __init__(self, rules: Rules, *, max_deals: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        max_deals: int | None = None,
+        rng: random.Random | int | None = None,
+        first_dealer: int | None = None,
+        decks: Sequence[DeckSpec] = (),
+        picks: Sequence[Sequence[Card | str | int]] = (),
+        record_events: bool = True,
+        chance_steps: bool = False,
+        first_deal: Deal | None = None,
+        _blank: bool = False,
+    ) -> None:
         """Start a partie; ``max_deals`` is an optional safety limit for
-        simulations (no rule limits the length of a partie)."""
+        simulations (no rule limits the length of a partie).  The other
+        arguments are :class:`Game`'s."""
         if not rules.has_trumps:
             raise TypeError("a partie is played in classic or mistigri; use Session for kopilka")
         self.max_deals = max_deals
-        super().__init__(rules, **kwargs)
+        # Keywords spelled out, not **kwargs: the compiled build passes them on natively.
+        super().__init__(rules, rng=rng, first_dealer=first_dealer, decks=decks, picks=picks,
+                         record_events=record_events, chance_steps=chance_steps, first_deal=first_deal,
+                         _blank=_blank)
 
     def _start(self) -> None:
         self.records = [self.rules.initial_record] * self.n  # C16
@@ -428,6 +461,7 @@ class Partie(Game):
         return {}
 
     def _copy_sheet(self, other: Partie) -> None:
+        other.max_deals = self.max_deals
         other.records = self.records[:]
         other.side = self.side[:]
 
@@ -495,11 +529,26 @@ class Session(Game):
     balances: list[int]
     games: int = 4
 
-    def __init__(self, rules: Rules, **kwargs: Any) -> None:
-        """Start a session: every player pays the ante into the pot (K3)."""
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        rng: random.Random | int | None = None,
+        first_dealer: int | None = None,
+        decks: Sequence[DeckSpec] = (),
+        picks: Sequence[Sequence[Card | str | int]] = (),
+        record_events: bool = True,
+        chance_steps: bool = False,
+        first_deal: Deal | None = None,
+        _blank: bool = False,
+    ) -> None:
+        """Start a session: every player pays the ante into the pot (K3).
+        The arguments are :class:`Game`'s."""
         if rules.has_trumps:
             raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
-        super().__init__(rules, **kwargs)
+        super().__init__(rules, rng=rng, first_dealer=first_dealer, decks=decks, picks=picks,
+                         record_events=record_events, chance_steps=chance_steps, first_deal=first_deal,
+                         _blank=_blank)
 
     def _deals_planned(self) -> int:
         return self.games
@@ -515,6 +564,8 @@ class Session(Game):
         return {"pot": self.pot, "balances": list(self.balances)}
 
     def _copy_sheet(self, other: Session) -> None:
+        other.games = self.games
+        other.pot = self.pot
         other.balances = self.balances[:]
 
     @property
@@ -571,6 +622,12 @@ class Session(Game):
 
 def new_game(rules: Rules, **kwargs: Any) -> Game:
     """A :class:`Partie` or a :class:`Session`, as the variant of ``rules`` plays."""
+    first_dealer = kwargs.get("first_dealer")
+    if first_dealer is not None and (isinstance(first_dealer, bool) or not isinstance(first_dealer, int)
+                                     or not 0 <= first_dealer < rules.players):
+        # Named here, before the typed constructors (the compiled build enforces their types).
+        raise IllegalActionError("bad_seat", rule="C4" if rules.has_trumps else "K4",
+                                 seat=first_dealer, players=rules.players)
     if rules.has_trumps:
         return Partie(rules, **kwargs)
     return Session(rules, **kwargs)

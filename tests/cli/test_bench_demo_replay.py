@@ -4,6 +4,7 @@ import json
 
 from typer.testing import CliRunner
 
+from mushka import _build
 from mushka.cli.main import app
 
 runner = CliRunner()
@@ -17,6 +18,7 @@ def test_bench_json_has_one_line_per_configuration_with_the_documented_fields():
     for row in rows:
         assert {"variant", "players", "deals_per_s", "actions_per_s", "playout_deals_per_s"} <= set(row)
         assert row["deals_per_s"] > 0 and row["actions_per_s"] > row["deals_per_s"]
+        assert row["build"] == _build.BUILD  # which build of the core ran (docs/build.md)
 
 
 def test_demo_saves_a_record_that_replay_accepts(tmp_path):

@@ -10,8 +10,9 @@ generator and played by uniformly random legal actions, measured two ways:
 * ``playout_deals_per_s``: :meth:`Deal.playout`, the same random policy run
   inside the engine (what search rollouts use).
 
-``bench/openspiel_compare.py`` compares the first loop with OpenSpiel side by
-side.
+Every line names the build of the rules core that ran (``compiled`` by mypyc
+or ``pure`` Python, docs/build.md).  ``bench/openspiel_compare.py`` compares
+the first loop with OpenSpiel side by side, in both builds.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Annotated
 
 import typer
 
+from mushka import _build
 from mushka.cli.common import console
 from mushka.engine import new_deal
 from mushka.rules import Rules, make_rules
@@ -72,6 +74,7 @@ def measure(rules: Rules, seconds: float, seed: int = 1) -> dict[str, object]:
         "actions_per_s": round(actions / elapsed, 1),
         "actions_per_deal": round(actions / deals, 2),
         "playout_deals_per_s": round(playout_rate, 1),
+        "build": _build.imported_build(),
     }
 
 
@@ -95,7 +98,7 @@ def register(app: typer.Typer) -> None:
             configs = [c for c in configs if c[1] == players]
         if not as_json:
             console.print(f"[dim]{platform.python_implementation()} {platform.python_version()}, "
-                          f"{seconds:g} s per line[/]")
+                          f"{_build.imported_build()} core ({_build.REASON}), {seconds:g} s per line[/]")
         for name, n in configs:
             row = measure(make_rules(name, n), seconds, seed)
             if as_json:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from mushka.cards import Card
 from mushka.engine.actions import Action, Kind
-from mushka.engine.deal import Deal, DealResult, Phase, TrickRecord
+from mushka.engine.deal import Deal, DealResult, Phase, TrickRecord, check_dealer
 from mushka.engine.events import Event
 from mushka.engine.stacking import Stack, stack_deck, unstack_deck
 from mushka.engine.views import DealView
@@ -29,6 +29,7 @@ def new_deal(
     from mushka.engine.kopilka import KopilkaDeal
     from mushka.engine.trump import TrumpDeal
 
+    check_dealer(rules, dealer)  # a named error before the typed constructor (docs/build.md)
     cls: type[Deal] = TrumpDeal if rules.has_trumps else KopilkaDeal
     return cls(rules, dealer, deck=deck, rng=rng, picks=picks, record_events=record_events,
                chance_steps=chance_steps, **state)

@@ -27,6 +27,13 @@ from typing import Final
 from mushka.cards import CARDS, Card, cards_of, parse_card
 from mushka.errors import ParseError
 
+ActionInput = object
+"""What the checked entry points (``apply``, ``check``, ``is_legal``) take: an
+:class:`Action` or its text form.  Anything else is refused with a
+:class:`~mushka.errors.ParseError` naming a rule (§4).  Annotated as ``object``
+because the compiled build enforces annotations: a narrower one would turn
+that named refusal into a bare ``TypeError`` (docs/build.md)."""
+
 
 class Kind(IntEnum):
     """The kind of an action."""
@@ -149,7 +156,7 @@ class Action:
         return f"сброс {cards}"
 
     @staticmethod
-    def parse(text: str, *, rule: str = "N2") -> Action:
+    def parse(text: object, *, rule: str = "N2") -> Action:
         """Read an action from its text form (see the module table).
 
         Raises :class:`ParseError` naming the input if it is not an action.
@@ -158,9 +165,10 @@ class Action:
         refusal names a rule); read on its own, an action is a verb and N2 card
         codes, a lone word being read as a card code, so the default is N2.
         """
-        given: object = text  # typed str, but callers from outside may pass anything
-        if not isinstance(given, str):
-            raise ParseError("bad_action_type", rule=rule, value=repr(given)[:40], kind=type(given).__name__)
+        # ``object``: callers from outside may pass anything (and the compiled build would
+        # refuse a narrower annotation with a bare TypeError, docs/build.md).
+        if not isinstance(text, str):
+            raise ParseError("bad_action_type", rule=rule, value=repr(text)[:40], kind=type(text).__name__)
         words = text.replace(",", " ").split()
         if not words:
             raise ParseError("bad_action", rule=rule, text=text)

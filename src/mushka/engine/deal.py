@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from mushka.cards import CARDS, Card, cards_of, parse_card
-from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
+from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, ActionInput, Kind, stand_mask
 from mushka.engine.events import Event
 from mushka.engine.types import DealResult, Phase, TrickRecord
 from mushka.engine.views import DealView
@@ -40,6 +40,15 @@ from mushka.rules.model import Rules
 
 # The value types moved to mushka.engine.types; they stay importable from here.
 __all__ = ["Deal", "DealResult", "Phase", "TrickRecord"]
+
+
+def check_dealer(rules: Rules, dealer: object) -> None:
+    """Refuse a dealer that is not a seat of the table (C4/K4: the deal passes round the
+    seats 0..n-1) with a named error; anything may be given (the compiled build would
+    refuse a non-int argument of a typed constructor with a bare ``TypeError``)."""
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+        raise MushkaError("bad_seat", rule="C4" if rules.has_trumps else "K4", seat=dealer,
+                          players=rules.players)
 
 
 class Deal(ABC):
@@ -105,6 +114,7 @@ class Deal(ABC):
         picks: Sequence[Card | str | int] = (),
         record_events: bool = True,
         chance_steps: bool = False,
+        _blank: object = False,
         **state: object,
     ) -> None:
         """Deal a hand.
@@ -121,9 +131,9 @@ class Deal(ABC):
         step at a time that way).  Extra keyword ``state`` is
         variant-specific (the pot and balances of a kopilka game).
         """
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-            raise MushkaError("bad_seat", rule="C4" if rules.has_trumps else "K4", seat=dealer,
-                              players=rules.players)
+        if _blank:
+            return  # Deal.copy fills in every attribute (see there)
+        check_dealer(rules, dealer)
         self.rules = rules
         self.n = rules.players
         self.dealer = dealer
@@ -258,7 +268,7 @@ class Deal(ABC):
             return ()
         return self._legal()
 
-    def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+    def is_legal(self, action: ActionInput, seat: object = None) -> bool:
         """Whether ``action`` (or its text form; by ``seat``, default the seat to
         act) is legal now.  Text that is not an action is not legal."""
         try:
@@ -269,7 +279,7 @@ class Deal(ABC):
             return False
         return self._why(action) is None
 
-    def check(self, action: Action | str, seat: int | None = None) -> None:
+    def check(self, action: ActionInput, seat: object = None) -> None:
         """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) naming
         the rule if ``action`` by ``seat`` is not legal now; return otherwise.
         Text is read as by :meth:`apply` (:class:`ParseError` if it is no action)."""
@@ -279,11 +289,11 @@ class Deal(ABC):
         phase = self.phase
         if phase == Phase.OVER:
             raise IllegalActionError("deal_over", rule=self._action_rule(), action=action)
-        given: object = seat  # typed int | None, but callers from outside may pass anything
-        if given is not None and (type(given) is not int or not 0 <= seat < self.n):  # type: ignore[operator]
+        # ``seat`` may be anything a caller from outside passes (a seat or None).
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
             # C1/K1: the seats of the table are the whole numbers 0..n-1.
             raise IllegalActionError("bad_seat", rule="C1" if self.rules.has_trumps else "K1",
-                                     seat=repr(given)[:20], players=self.n)
+                                     seat=repr(seat)[:20], players=self.n)
         if seat is not None and seat != self.to_act:
             # §4: a refusal names the rule; here the rule that sets the order of turns.
             raise OutOfTurnError("out_of_turn", rule=self._turn_rule(), seat=seat,
@@ -296,7 +306,7 @@ class Deal(ABC):
                 reason=LocalText(key, **params),
             )
 
-    def read_action(self, action: Action | str) -> Action:
+    def read_action(self, action: ActionInput) -> Action:
         """The :class:`Action` that ``action`` stands for: an action, or its text form.
 
         Anything else (text that is no action, a number, ``None``, a tuple …)
@@ -305,6 +315,9 @@ class Deal(ABC):
         """
         if isinstance(action, Action):
             return action
+        if not isinstance(action, str):
+            raise ParseError("bad_action_type", rule=self._action_rule(), value=repr(action)[:40],
+                             kind=type(action).__name__)
         return Action.parse(action, rule=self._action_rule())
 
     def _action_rule(self) -> str:
@@ -332,7 +345,7 @@ class Deal(ABC):
             return "K7"  # K7 step 5: the takers discard in playing order
         return "C13" if self.rules.has_trumps else "K11"
 
-    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+    def apply(self, action: ActionInput, seat: object = None) -> list[Event]:
         """Check and apply ``action`` (or its text form); return the events.
 
         An illegal action raises and leaves the deal unchanged.
@@ -402,7 +415,9 @@ class Deal(ABC):
 
     def copy(self, rng: random.Random | None = None) -> Self:
         """A cheap independent copy; ``rng`` replaces the chance generator."""
-        other = object.__new__(type(self))
+        # A blank instance (no deal dealt): object.__new__ is refused by a compiled class
+        # and its __new__ runs __init__, so __init__ has a private blank path.
+        other = type(self)(self.rules, _blank=True)
         other.rules = self.rules
         other.n = self.n
         other.dealer = self.dealer

@@ -11,7 +11,6 @@ terminal all show events only through :meth:`Event.seen_by`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import ClassVar
 
 from mushka.cards import Card, Suit, format_cards
 from mushka.engine.types import DealResult
@@ -52,23 +51,29 @@ class Event:
     ``_key`` picks) filled with the rendered fields.
     """
 
-    _private: ClassVar[tuple[str, ...]] = ()
-    _owner: ClassVar[str] = "seat"
+    # The hidden fields and their owner are methods, not class attributes: a compiled
+    # (mypyc) dataclass would take class attributes for fields with defaults.
+    def _private(self) -> tuple[str, ...]:
+        return ()
+
+    def _owner(self) -> str:
+        return "seat"
 
     def seen_by(self, viewer: int | None) -> Event:
         """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
-        if not self._private or self._visible_to(viewer):
+        private = self._private()
+        if not private or self._visible_to(viewer):
             return self
-        return replace(self, **dict.fromkeys(self._private))
+        return replace(self, **dict.fromkeys(private))
 
     def _visible_to(self, viewer: int | None) -> bool:
-        return viewer is not None and viewer == getattr(self, self._owner)
+        return viewer is not None and viewer == getattr(self, self._owner())
 
     def describe(self, lang: str = "en") -> str:
         """One line for a human, in ``lang``; a redacted event reads without its hidden cards."""
         params = {f.name: _fmt(getattr(self, f.name), lang) for f in fields(self)}
         key = self._key()
-        if any(getattr(self, f) is None for f in self._private) and has(key + ".hidden"):
+        if any(getattr(self, f) is None for f in self._private()) and has(key + ".hidden"):
             key += ".hidden"
         return tr(key, lang, **params)
 
@@ -125,12 +130,13 @@ class Shown(Event):
 class TookTurnup(Event):
     """C6: the dealer took the turned-up card; ``discard`` is hidden from others."""
 
-    _private = ("discard",)
-
     seat: int
     card: Card
     discard: Card | None
     open: bool = False
+
+    def _private(self) -> tuple[str, ...]:
+        return ("discard",)
 
     def _visible_to(self, viewer: int | None) -> bool:
         return self.open or viewer == self.seat
@@ -144,14 +150,15 @@ class Declared(Event):
     hand is open after showing a flush, MI9).
     """
 
-    _private = ("discards", "drawn")
-
     seat: int
     stand: bool
     count: int
     discards: Cards | None = None
     drawn: Cards | None = None
     open: bool = False
+
+    def _private(self) -> tuple[str, ...]:
+        return ("discards", "drawn")
 
     def _visible_to(self, viewer: int | None) -> bool:
         return self.open or viewer == self.seat
@@ -248,12 +255,15 @@ class CardTaken(Event):
     group from :class:`GroupSettled`, not who took which.
     """
 
-    _private = ("card",)
-    _owner = "taker"
-
     taker: int
     owner: int
     card: Card | None
+
+    def _private(self) -> tuple[str, ...]:
+        return ("card",)
+
+    def _owner(self) -> str:
+        return "taker"
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,35 +273,40 @@ class GroupSettled(Event):
     ``taken`` and ``drawn`` are known to the owner only.
     """
 
-    _private = ("taken", "drawn")
-    _owner = "owner"
-
     owner: int
     taken: Cards | None
     returned: int
     drawn: Cards | None
     drawn_count: int
 
+    def _private(self) -> tuple[str, ...]:
+        return ("taken", "drawn")
+
+    def _owner(self) -> str:
+        return "owner"
+
 
 @dataclass(frozen=True, slots=True)
 class Discarded(Event):
     """K7 step 5: a taker discards a card face down (only he sees which)."""
 
-    _private = ("card",)
-
     seat: int
     card: Card | None
+
+    def _private(self) -> tuple[str, ...]:
+        return ("card",)
 
 
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
     """K11: a seat drew from the talon; the card is public only if it is played."""
 
-    _private = ("card",)
-
     seat: int
     card: Card | None
     played: bool
+
+    def _private(self) -> tuple[str, ...]:
+        return ("card",)
 
     def _visible_to(self, viewer: int | None) -> bool:
         return self.played or viewer == self.seat

@@ -121,7 +121,7 @@ class Rules:
     # --- construction ------------------------------------------------------
 
     @classmethod
-    def make(cls, variant: str = "classic", players: int | None = None, /, **options: object) -> Rules:
+    def make(cls, __variant: object = "classic", __players: object = None, **options: object) -> Rules:
         """Build the rules of ``variant`` (a name or alias) with ``options``.
 
         Options are given as Python values or as their text forms
@@ -134,6 +134,10 @@ class Rules:
         """
         # The two are positional-only so that options coming from text (records,
         # ``-o name=value``, the server) can never collide with them as keywords.
+        # (Named the pre-PEP 570 way, ``__name``: a compiled build ignores ``/``.)  Typed
+        # ``object``: anything may come in and is refused with a named error (OptionsError),
+        # which a narrower annotation would turn into a bare TypeError in the compiled build.
+        variant, players = __variant, __players
         if "variant" in options:
             given = options.pop("variant")
             if variant != "classic" or not isinstance(given, str):
@@ -158,7 +162,7 @@ class Rules:
         return cls._from_values(info, info.default_players if players is None else players, values)
 
     @classmethod
-    def _from_values(cls, info: Variant, players: int, values: Mapping[str, OptionValue]) -> Rules:
+    def _from_values(cls, info: Variant, players: object, values: Mapping[str, OptionValue]) -> Rules:
         full: dict[str, object] = {}
         for f in fields(cls):
             if not f.init or f.name in ("variant", "players"):
@@ -253,9 +257,10 @@ def _range_text(allowed: tuple[int, ...]) -> str:
     return f"{allowed[0]}-{allowed[-1]}"
 
 
-def make_rules(variant: str = "classic", players: int | None = None, /, **options: object) -> Rules:
+def make_rules(__variant: object = "classic", __players: object = None, **options: object) -> Rules:
     """Build validated :class:`Rules`; see :meth:`Rules.make`."""
-    return Rules.make(variant, players, **options)
+    # Positional-only the pre-PEP 570 way (``__name``), which the compiled build honours too.
+    return Rules.make(__variant, __players, **options)
 
 
 def rules_from_text(variant: str, players: int | None, assignments: Mapping[str, str]) -> Rules:

@@ -65,12 +65,14 @@ _ALIASES: Final[dict[str, str]] = {
 }
 
 
-def find_variant(name: str) -> Variant:
+def find_variant(name: object) -> Variant:
     """The variant called ``name`` in English or Russian, any case.
 
     Raises :class:`OptionsError` listing the known names otherwise.
     """
-    if not isinstance(name, str):  # a variant from JSON or a form may be anything
+    # ``object``: a variant from JSON or a form may be anything (and the compiled build
+    # would refuse a narrower annotation with a bare TypeError, docs/build.md).
+    if not isinstance(name, str):
         raise OptionsError("unknown_variant", name=name, known=_known())
     key = name.strip().casefold().replace("_", "-")
     found = _ALIASES.get(key)
