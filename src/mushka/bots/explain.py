@@ -62,7 +62,7 @@ def _key(d: DealView, card: Card, led: int) -> int:
 def explain(d: DealView, action: Action) -> Reason:
     """What ``action`` does for the seat of ``d`` (see the module docstring)."""
     if len(d.legal) == 1:
-        return Reason("only", action.cards)
+        return Reason("only")
     if d.phase == Phase.DECLARE:
         return _declare(d, action)
     if action.kind is Kind.DISCARD:
