@@ -146,21 +146,26 @@ def test_the_bots_of_every_table_think_in_the_bounded_pool_and_health_shows_its_
 
 
 def test_a_table_of_bots_plays_on_when_its_workers_are_killed(tmp_path: Path) -> None:
-    with running(tmp_path, bot_workers=1, bot_delay=0.0) as client:
+    with running(tmp_path, bot_workers=1, bot_delay=0.05) as client:
         table = create(client, **BOTS)["table"]["id"]
         thinkers = lobby_of(client.app).thinkers  # type: ignore[arg-type]
-        deadline = time.monotonic() + 60
-        while not thinkers.pids and time.monotonic() < deadline:
-            time.sleep(0.05)
-        killed = set()
-        for _ in range(3):
+        deadline = time.monotonic() + 90
+
+        def version() -> int:
+            return int(client.get(f"/api/tables/{table}").json()["version"])
+
+        killed: set[int] = set()
+        for _ in range(2):
+            while not thinkers.pids - killed and time.monotonic() < deadline:
+                time.sleep(0.05)
             for pid in thinkers.pids - killed:
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
-            before = thinkers.moves
-            while thinkers.moves < before + 5 and time.monotonic() < deadline:
+            before = version()
+            # The table plays on in a new worker (or is over: then no move is due).
+            while version() < before + 2 and client.get(f"/api/tables/{table}").json()["status"] == "playing" \
+                    and time.monotonic() < deadline:
                 time.sleep(0.05)
-        assert thinkers.moves >= 15 and thinkers.restarts >= 1, thinkers.report()
-        assert len(killed) >= 2  # a new worker came up after each kill and played on
-        info = client.get(f"/api/tables/{table}").json()
-        assert info["status"] in ("playing", "over")
+            assert version() >= before + 2 or client.get(f"/api/tables/{table}").json()["status"] == "over"
+        assert thinkers.restarts >= 1 and len(killed) == 2, thinkers.report()
+        assert thinkers.fallbacks == 0 or thinkers.restarts >= 1
