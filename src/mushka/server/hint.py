@@ -3,20 +3,23 @@
 Offered only at a practice table, where every other seat is a bot: at a
 table with other people a hint would be help nobody else gets.  The move is
 worked out from the seat's own view (it knows no more than the player), in
-the bots' worker pool so the event loop never waits for it, and is sent to
+the bots' worker pool (:mod:`mushka.server.thinkers`) so the event loop never waits for it, and is sent to
 the asking connection only; it changes nothing and the player need not
 follow it.  Its reason comes from :func:`mushka.bots.explain.explain`.
 """
 
 from __future__ import annotations
 
-import asyncio
+import logging
 
 from mushka.bots.explain import suggest
 from mushka.i18n import add_texts
 from mushka.server.protocol import Hint, RequestId
 from mushka.server.table import Client, Table
 from mushka.server.texts import ProtocolError, action_words
+from mushka.server.thinkers import WorkerLost
+
+log = logging.getLogger("mushka.server")
 
 
 def practice(table: Table, seat: int) -> bool:
@@ -38,7 +41,12 @@ async def send_hint(table: Table, client: Client, request: RequestId | None) -> 
         raise ProtocolError("hint_turn", rule="P17")
     version = table.version
     view = game.view(seat)
-    action, reason = await asyncio.get_running_loop().run_in_executor(table.services.thinkers, suggest, view)
+    try:
+        action, reason = await table.services.thinkers.run(suggest, view)
+    except WorkerLost:
+        # The rules of thumb are cheap: the suggestion is worked out here rather than not at all.
+        log.warning("table %s: the bot pool could not suggest a move; suggesting it here", table.id)
+        action, reason = suggest(view)
     if table.version != version:
         raise ProtocolError("stale", rule="P9", given=version, current=table.version)
     lang = client.lang
