@@ -91,7 +91,7 @@ export class LobbyPage {
       h("h1", { class: "sr-only", text: t("lobby_title") }),
       h("div", { class: "lobby-grid" },
         this.newGameForm(),
-        h("div", {}, this.tableLists(), leaderboard(this.board, this.boardError, savedName().trim())))));
+        h("div", { class: "lobby-lists" }, this.tableLists(), leaderboard(this.board, this.boardError, savedName().trim())))));
   }
 
   // --- the new game form ---
@@ -119,6 +119,7 @@ export class LobbyPage {
       offeredBots(this.meta).map((b) => h("option", { value: b, text: botChoice(b), selected: b === this.bot })));
     const choices = (this.meta.limits && this.meta.limits.turn_choices) || [0];
     const timerSelect = h("select", { id: "turn-seconds", dataset: { key: "turn-seconds" },
+      title: t("timer_default_title", { n: FRIENDS_TIMER }),
       onchange: (e) => { this.turnSeconds = e.target.value === "" ? null : Number(e.target.value); } },
     h("option", { value: "", selected: this.turnSeconds === null, text: t("timer_default", { n: FRIENDS_TIMER }) }),
     choices.map((n) => h("option", { value: n, selected: n === this.turnSeconds, text: timerWords(n) })));

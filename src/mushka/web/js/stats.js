@@ -20,11 +20,11 @@ function row(line, you) {
 }
 
 function board(lines, me, testid) {
-  return h("table", { class: "board", dataset: { testid } },
+  return h("div", { class: "board-scroll" }, h("table", { class: "board", dataset: { testid } },
     h("thead", {}, h("tr", {},
       ["board_rank", "board_name", "board_games", "board_wins", "board_classic", "board_mistigri", "board_kopilka",
         "board_rating"].map((k) => h("th", { scope: "col", text: t(k) })))),
-    h("tbody", {}, lines.map((l) => row(l, !l.bot && me && l.name.toLocaleLowerCase() === me.toLocaleLowerCase()))));
+    h("tbody", {}, lines.map((l) => row(l, !l.bot && me && l.name.toLocaleLowerCase() === me.toLocaleLowerCase())))));
 }
 
 /** The leaderboard panel from a `RatingsReply` (or its loading or error state). */

@@ -312,7 +312,9 @@ export const TEXTS = {
 
   // --- turn timer, chat, suggested move, leaderboard (timer.js, chat.js, hint.js, stats.js) ---
   turn_timer: ["Turn timer", "Таймер хода"],
-  timer_default: ["Usual: none against bots, {n} s with friends", "Обычный: без таймера с ботами, {n} с с друзьями"],
+  timer_default: ["Usual ({n} s with friends)", "Обычный ({n} с с друзьями)"],
+  timer_default_title: ["None against bots, {n} s a move at a table for friends",
+    "С ботами без таймера, за столом с друзьями {n} с на ход"],
   timer_off: ["No turn timer", "Без таймера"],
   timer_per_move: ["{n} s a move", "{n} с на ход"],
   timer_title: ["When a player's time is up, a bot plays for him until he takes his seat back",
