@@ -227,6 +227,8 @@ class Table:
         self.stalled = False
         """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
+        self.plan: tuple[int, tuple[str, ...]] | None = None
+        """A first dealer and first deck the game starts with (the tutorial's stacked deal, N4)."""
 
     # --- building ----------------------------------------------------------------------
 
@@ -847,7 +849,11 @@ class Table:
                 seat.kind, seat.bot = "bot", fill or self.services.default_bot
         self._names = None
         # The first dealer is drawn by lot (C4) from a generator seeded by the system.
-        self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        if self.plan is None:
+            self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        else:
+            dealer, deck = self.plan
+            self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)), first_dealer=dealer, decks=[deck])
         self.status = "playing"
         self.version += 1
         table = self._table_message()
