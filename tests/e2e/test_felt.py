@@ -7,6 +7,7 @@ trick's layout.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import time
@@ -273,4 +274,41 @@ def test_every_table_size_fits_desktop_and_phone(open_page, live_server, page_er
         assert len(seats) == players - 1
         right_edge = felt_box["x"] + felt_box["width"] + 1
         assert all(left >= felt_box["x"] - 1 and right <= right_edge for left, right in seats)
+    assert not page_errors
+
+
+def test_replay_autoplay_pauses_on_the_completed_trick(open_page, live_server, page_errors):
+    """Autoplay stays longer on the position where a trick was taken (its cards and winner in view)."""
+    from test_replay import store_finished
+
+    from mushka.bots.base import RandomBot, play_game
+    from mushka.match import new_game
+    from mushka.records.format import record_of_game
+    from mushka.rules import make_rules
+
+    rng = random.Random(11)
+    game = new_game(make_rules("classic", 3, initial_record=3), rng=rng.getrandbits(32))
+    play_game(game, [RandomBot()] * 3, rng)
+    table_id = f"rppause-{rng.getrandbits(30)}"
+    store_finished(live_server, record_of_game(game, seats=["Anna", "Boris", "Vera"]), table_id)
+    page = open_page(f"{live_server.url}?replay={table_id}", speed="normal")
+    expect(page.locator("[data-testid=replay-caption]")).to_be_visible()
+    # Note when each position came into view, and whether it completes a trick.
+    page.evaluate("""() => { window.__seen = []; const note = () => {
+        const step = document.querySelector('[data-testid=replay-step]');
+        const trick = document.querySelector('[data-testid=replay-trick]');
+        const key = step ? step.textContent : '';
+        const last = window.__seen[window.__seen.length - 1];
+        if (!last || last[0] !== key) window.__seen.push([key, performance.now(), trick ? trick.dataset.complete : '']);
+        requestAnimationFrame(note); }; note(); }""")
+    page.locator("[data-key=replay-play]").click()
+    page.wait_for_function("() => window.__seen.filter(s => s[2] === 'true').length >= 2"
+                           " && window.__seen[window.__seen.length - 1][2] !== 'true'", timeout=60_000)
+    page.locator("[data-key=replay-play]").click()
+    seen = page.evaluate("() => window.__seen")
+    stays = [(b[1] - a[1], a[2]) for a, b in itertools.pairwise(seen[1:])]
+    taken = [ms for ms, complete in stays if complete == "true"]
+    plain = [ms for ms, complete in stays if complete != "true"]
+    assert taken and plain
+    assert min(taken) > max(plain) + 800, stays
     assert not page_errors

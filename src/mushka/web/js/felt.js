@@ -89,8 +89,9 @@ export const feltMethods = {
       boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
         text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
     }
-    boxes.push(this.trickBox(deal));
-    return h("div", { class: "centre" }, ...boxes, this.factsBox(deal));
+    // The trump and the talon beside the trick, as on a card table; the key facts below.
+    return h("div", { class: "centre" }, h("div", { class: "pile" }, ...boxes), this.trickBox(deal),
+      this.factsBox(deal));
   },
 
   /** The game's key facts: the privileged card and its rule, the rank order, a banned lead. */
@@ -135,8 +136,9 @@ export const feltMethods = {
       : (cards.length ? t("current_trick") : t("no_cards_on_table"));
     const place = this.trickPlaces();
     return h("div", { class: "centre-box trick-box", dataset: { testid: "trick", held: this.held ? "true" : "false" } },
-      h("span", { class: "label", text: title }),
-      h("div", { class: `trick ring${done ? " done" : ""}`, role: "list", "aria-label": title },
+      h("span", { class: "label", text: cards.length ? title : "\u00a0" }),
+      h("div", { class: `trick ring${done ? " done" : ""}${this.table.players >= 6 ? " many" : ""}`, role: "list",
+        "aria-label": title, dataset: { empty: cards.length ? "" : title } },
         cards.map(([s, c], i) => {
           const [x, y] = place(s);
           const leader = i === 0;
@@ -160,10 +162,10 @@ export const feltMethods = {
     const m = row.length;
     return (s) => {
       const k = row.indexOf(s);
-      if (k < 0) return [50, 74];
+      if (k < 0) return [50, 77];
       // The others across the top half, left to right as their boxes are.
       const angle = Math.PI + ((k + 1) * Math.PI) / (m + 1);
-      return [50 + 40 * Math.cos(angle), 46 + 30 * Math.sin(angle)];
+      return [50 + 40 * Math.cos(angle), 50 + 27 * Math.sin(angle)];
     };
   },
 
