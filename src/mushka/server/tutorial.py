@@ -117,6 +117,6 @@ async def start_tutorial(lobby: Lobby, request: CreateTutorial, lang: str, addre
     table = lobby.tables[reply.table.id]
     table.plan = (DEALER, tutorial_deck(rules))
     for seat, script in BOT_SCRIPTS.items():
-        table.seats[seat].player = ScriptBot(script)
+        table.scripted[seat] = ScriptBot(script)
     await table.start_now()
     return reply.model_copy(update={"table": table.info(lang)})
