@@ -147,7 +147,9 @@ export const feltMethods = {
           const el = h("div", { class: `trick-card${winner ? " winner" : ""}${leader ? " leader" : ""}`, role: "listitem",
             dataset: { seat: s, testid: "trick-card", anim: `trick-${s}-${c}` } },
           cardElement(c, { extraLabel: [seatName(this.table, s), role].filter(Boolean).join(", ") }),
-          h("span", { class: "who", text: seatLabel(this.table, s, this.seat) }),
+          // The short name (without the bot's level): the seat's box has the whole of it.
+          h("span", { class: "who", title: seatLabel(this.table, s, this.seat),
+            text: seatLabel(this.table, s, this.seat).split(" · ")[0] }),
           role ? h("span", { class: `trick-role${winner ? " takes" : ""}`, text: role }) : null);
           // Through the style object: the page's policy allows no inline style attributes.
           el.style.left = `${x}%`;
