@@ -1,0 +1,146 @@
+// The table page's felt: the other seats, the trump and talon, the trick, the key facts, the status line.
+//
+// Methods of TablePage (table.js), mixed into its prototype: `this` is the page.
+
+import { backElement, cardElement, cardName, RANK_ORDER, short, suitName, suitSymbol } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatLabel, seatName, signed } from "./seats.js";
+import { normaliseOrder } from "./tableinfo.js";
+
+/** The table page's felt (methods of TablePage). */
+export const feltMethods = {
+  otherSeats() {
+    const n = this.table.players;
+    const first = this.seat === null ? 0 : this.seat + 1;
+    const out = [];
+    for (let k = 0; k < n; k++) {
+      const s = (first + k) % n;
+      if (s !== this.seat) out.push(s);
+    }
+    return out;
+  },
+
+  opponents(deal) {
+    return h("div", { class: "opponents" }, this.otherSeats().map((s) => this.seatBox(deal, s)));
+  },
+
+  seatFacts(deal, s) {
+    const facts = [];
+    if (s === deal.dealer) facts.push(h("span", { class: "badge", text: t("dealer") }));
+    const decl = deal.declarations ? deal.declarations[s] : null;
+    if (decl === "pass") facts.push(h("span", { class: "badge", text: t("decl_pass") }));
+    if (decl === "stand") {
+      const k = deal.exchanged ? deal.exchanged[s] : 0;
+      facts.push(h("span", { class: "badge", text: k > 0 ? t("decl_stand_k", { k }) : t("decl_stand") }));
+    }
+    facts.push(h("span", { class: "badge", text: t("tricks_n", { n: deal.tricks_won[s] || 0 }) }));
+    if (this.view.records && this.view.records.length) {
+      facts.push(h("span", { class: "badge", text: t("record_n", { n: this.view.records[s] }) }));
+    } else if (deal.variant === "kopilka") {
+      facts.push(h("span", { class: "badge", text: t("balance_n", { n: signed(this.view.money[s] || 0) }) }));
+    }
+    return facts;
+  },
+
+  seatBox(deal, s) {
+    const info = this.table.seats[s] || {};
+    const count = deal.hand_sizes[s] || 0;
+    const passed = deal.declarations && deal.declarations[s] === "pass";
+    const toAct = deal.to_act === s && !this.view.result;
+    const state = [];
+    if (info.kind === "human" && !info.connected) state.push(h("span", { class: "badge", text: t("offline") }));
+    if (info.substitute) state.push(h("span", { class: "badge", text: t("bot_stands_in") }));
+    const open = deal.open_hands && deal.open_hands[s] && deal.open_hands[s].length ? deal.open_hands[s] : null;
+    return h("div", {
+      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}${open ? " open" : ""}`, dataset: { seat: s, testid: `seat-${s}` },
+      "aria-label": `${seatLabel(this.table, s)}${toAct ? `, ${t("to_act")}` : ""}`, role: "group",
+    },
+    h("div", { class: "seat-name", text: seatLabel(this.table, s) }),
+    open ? null : h("div", { class: "seat-line" },
+      h("span", { class: "backs", role: "img", "aria-label": t("cards_in_hand", { n: count }) },
+        Array.from({ length: Math.min(count, 8) }, () => h("span", { class: "card back tiny", "aria-hidden": "true" }))),
+      h("span", { class: "muted", "aria-hidden": "true", text: `×${count}` })),
+    h("div", { class: "seat-line" }, ...this.seatFacts(deal, s), ...state),
+    open ? h("div", { class: "open-hand", "aria-label": t("shown_hand") },
+      open.map((c) => cardElement(c, { classes: "small" }))) : null);
+  },
+
+  centre(deal) {
+    const boxes = [];
+    if (deal.turnup) {
+      const label = deal.turnup_taken ? t("turnup_taken") : t("turnup");
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "trump" } },
+        h("span", { class: "label", text: label }),
+        cardElement(deal.turnup, { extraLabel: label, classes: deal.turnup_taken ? "small" : "" }),
+        h("span", { class: "label", text: t("trump_is", { suit: `${suitSymbol(deal.trump)} ${suitName(deal.trump)}` }) })));
+    } else if (deal.variant === "kopilka") {
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "pot" } },
+        h("span", { class: "label", text: t("pot") }),
+        h("strong", { text: String(this.view.pot) }),
+        h("span", { class: "label", text: t("no_trumps") })));
+    }
+    boxes.push(h("div", { class: "centre-box" },
+      h("span", { class: "label", text: t("talon") }),
+      backElement(t("talon_n", { n: deal.talon_size })),
+      h("span", { class: "label", dataset: { testid: "talon" }, text: String(deal.talon_size) })));
+    if (deal.banned_suit && !this.view.result && deal.phase === "play") {
+      boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
+        text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
+    }
+    boxes.push(this.trickBox(deal));
+    return h("div", { class: "centre" }, ...boxes, this.factsBox(deal));
+  },
+
+  /** The game's key facts: the privileged card and its rule, the rank order, a banned lead. */
+  factsBox(deal) {
+    const order = normaliseOrder((this.table.options && this.table.options.rank_order) || RANK_ORDER[deal.variant]
+      || RANK_ORDER.classic);
+    const ranks = [...order].slice(0, 6).map((r) => short(`${r}S`).slice(0, -1)).join(" ");
+    const privRule = deal.variant === "mistigri" ? "MI3" : deal.variant === "kopilka" ? "K9" : "C11";
+    const orderRule = deal.variant === "mistigri" ? "MI2" : deal.variant === "kopilka" ? "K2" : "C3";
+    return h("div", { class: "facts", dataset: { testid: "facts" } },
+      h("span", { class: "fact" }, t("privileged_card"), " ",
+        // A rule, not a card on the table: text, so that it is never taken for somebody's card.
+        h("strong", { class: `suit-${deal.privileged.slice(-1)}`, title: cardName(deal.privileged),
+          text: short(deal.privileged) }),
+        h("span", { class: "rule-id", text: ` ${privRule}` })),
+      h("span", { class: "fact", dataset: { testid: "rank-order" } }, t("rank_order", { ranks: `${ranks} …` }),
+        h("span", { class: "rule-id", text: ` ${orderRule}` })));
+  },
+
+  trickBox(deal) {
+    let cards = deal.trick;
+    let done = null;
+    if (!cards.length && deal.tricks.length) {
+      // The trick just taken stays in view until the next lead, so that the
+      // last card of a trick is not gone before anyone could see it.
+      done = deal.tricks[deal.tricks.length - 1];
+      cards = done.cards;
+    }
+    const title = done
+      ? t("trick_taken_by", { n: deal.tricks.length, name: seatLabel(this.table, done.winner, this.seat) })
+      : (cards.length ? t("current_trick") : t("no_cards_on_table"));
+    return h("div", { class: "centre-box", dataset: { testid: "trick" } },
+      h("span", { class: "label", text: title }),
+      h("div", { class: `trick${done ? " done" : ""}`, role: "list", "aria-label": title },
+        cards.map(([s, c]) => h("div", { class: `trick-card${done && s === done.winner ? " winner" : ""}`, role: "listitem" },
+          cardElement(c, { extraLabel: seatName(this.table, s) }),
+          h("span", { class: "who", text: seatLabel(this.table, s, this.seat) })))));
+  },
+
+  statusLine(deal, model) {
+    let text;
+    let mine = false;
+    if (this.view.result) text = t("game_over");
+    else if (deal.to_act === null || deal.to_act === undefined) text = t(`phase_${deal.phase}`);
+    else if (model.myTurn) {
+      mine = true;
+      const noPass = deal.phase === "declare" && !model.canPass;
+      text = t("your_turn", { what: noPass ? t("todo_declare_nopass") : t(`todo_${deal.phase}`) });
+    } else {
+      text = t("waiting_for", { name: seatLabel(this.table, deal.to_act, this.seat), phase: t(`phase_${deal.phase}`) });
+    }
+    return h("p", { class: `status-line${mine ? " mine" : ""}`, role: "status", dataset: { testid: "status" }, text });
+  },
+};
