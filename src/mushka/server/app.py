@@ -238,6 +238,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
             waiting_for_storage=sum(1 for t in lob.tables.values() if t.stalled),
             pending_saves=lob.writer.pending,
             quarantined=len(getattr(lob.store, "quarantined", ())),
+            bots=lob.thinkers.report(),
         )
         return json_reply(report, 200 if storage == "ok" else 503)
 
@@ -282,7 +283,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
     async def get_replay(request: Request) -> Response:
         limit_reads(request)
         made = await lobby().replay(request.path_params["table_id"], request_lang(request))
-        return json_reply(made)
+        return Response(made, media_type="application/json")
 
     async def get_rules(request: Request) -> Response:
         return json_reply(await lobby().rules(request.path_params["table_id"], request_lang(request)))

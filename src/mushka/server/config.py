@@ -8,6 +8,7 @@ from typing import Final
 
 from mushka.server.protocol import MAX_MESSAGE_BYTES
 from mushka.server.store import SqliteSync
+from mushka.server.thinkers import PoolKind
 
 WEB_DIR: Final = Path(__file__).resolve().parent.parent / "web"
 """Where the browser front end lives in the package (served at ``/`` if present)."""
@@ -59,8 +60,16 @@ class ServerConfig:
     keep_alive: float = 5.0
     """Seconds an HTTP connection may stay idle between two requests."""
     bot_workers: int = 1
-    """Worker threads the bots of every table share for thinking (and replays for being built):
-    the CPU the bots may take from the people playing, however many bot tables there are."""
+    """Worker processes the bots of every table share for thinking (and replays for being built):
+    the cores the bots may take from the people playing, however many bot tables there are."""
+    bot_pool: PoolKind = "process"
+    """``process``: the bots think in worker processes, off the event loop's interpreter lock;
+    ``thread``: in threads of the server's process (they then compete with the loop)."""
+    bot_nice: int = 5
+    """How much lower the bot workers' scheduling priority is than the server's (0: the same)."""
+    bot_timeout: float = 60.0
+    """Seconds a bot's move may take in its worker before the worker is stopped and the seat
+    plays the rules-of-thumb move."""
     bot_tables: int = 12
     """Tables of bots only (nobody plays, people may watch) held at once; 0: none allowed."""
     bot_tables_per_address: int = 3

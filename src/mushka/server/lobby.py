@@ -15,14 +15,12 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
 from mushka.bots import DEFAULT_LEVEL, fair_bots
 from mushka.errors import MushkaError, OptionsError
-from mushka.records import Record
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.variants import VARIANTS
@@ -37,7 +35,6 @@ from mushka.server.protocol import (
     Meta,
     OptionInfo,
     RecordSummary,
-    Replay,
     RulesReply,
     SeatKind,
     SeatToken,
@@ -45,10 +42,11 @@ from mushka.server.protocol import (
     VariantInfo,
 )
 from mushka.server.ratelimit import AddressLimiter
-from mushka.server.replays import build_replay
+from mushka.server.replays import replay_json
 from mushka.server.store import TableStore
 from mushka.server.table import Client, Seat, Services, Table, TableMoved, hash_token, new_token
 from mushka.server.texts import Problem, ProtocolError, options_error
+from mushka.server.thinkers import Thinkers
 from mushka.server.wire import clean_name
 from mushka.server.writer import Writer
 
@@ -107,8 +105,8 @@ class Lobby:
         self.config = config
         self.store = store
         self.writer = Writer(store)
-        self.thinkers = ThreadPoolExecutor(max_workers=max(1, config.bot_workers),
-                                           thread_name_prefix="mushka-bots")
+        self.thinkers = Thinkers(config.bot_workers, kind=config.bot_pool, nice=config.bot_nice,
+                                 timeout=config.bot_timeout)
         """The bounded pool the bots of every table think in, and replays are built in."""
         self.messages = AddressLimiter(config.address_rate, config.address_burst)
         """P6: the messages of every connection of one address, together."""
@@ -125,7 +123,7 @@ class Lobby:
         self._loading = asyncio.Lock()
         self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
-        self._replays: OrderedDict[tuple[str, str], Replay] = OrderedDict()
+        self._replays: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
@@ -159,7 +157,7 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.close()
         await self.writer.close()
-        self.thinkers.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.shutdown()
 
     async def _sweep(self) -> None:
         """Now and then forget finished or waiting tables nobody has looked at for a while."""
@@ -384,17 +382,18 @@ class Lobby:
             raise ProtocolError("no_record", rule="P12", id=table_id[:32])
         return snap.record
 
-    async def replay(self, table_id: str, lang: Lang) -> Replay:
-        """P11: every position of a finished game, computed from its record (kept for a while)."""
+    async def replay(self, table_id: str, lang: Lang) -> str:
+        """P11: every position of a finished game, computed from its record (kept for a while),
+        as the JSON of a :class:`~mushka.server.protocol.Replay`."""
         key = (table_id, lang)
         ready = self._replays.get(key)
         if ready is not None:
             self._replays.move_to_end(key)
             return ready
         text = await self.record(table_id)
-        # Reading the record and replaying it is work for a worker thread, never the loop's.
-        made = await asyncio.get_running_loop().run_in_executor(
-            self.thinkers, lambda: build_replay(Record.loads(text), table_id, lang))
+        # Reading the record, replaying it and writing the result is work for the pool, never the
+        # loop's: the worker sends back the reply's text, which the loop only passes on.
+        made = await self.thinkers.run(replay_json, text, table_id, lang)
         self._replays[key] = made
         while len(self._replays) > REPLAYS_KEPT:
             self._replays.popitem(last=False)
@@ -436,7 +435,7 @@ class Lobby:
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,
-                                  bot_tables_now=len(self._bot_tables)))
+                                  bot_tables_now=len(self._bot_tables), bot_workers=self.thinkers.workers))
 
     async def database_answers(self) -> bool:
         """Whether storage answers a read within :data:`PING_TIMEOUT` (asked at most once a

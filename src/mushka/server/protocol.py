@@ -444,6 +444,8 @@ class Limits(Message):
     """P12: tables of bots only one address may have at once."""
     bot_tables_now: int = 0
     """Tables of bots only being played now."""
+    bot_workers: int = 1
+    """Processes the bots of every table share for thinking (the CPU they may take, in cores)."""
 
 
 class Meta(Message):
@@ -539,6 +541,28 @@ class Replay(Message):
     """``GameResult.to_json``."""
 
 
+class BotPool(Message):
+    """The pool the bots of every table think in (and replays are built in): its cap and its work."""
+
+    kind: Literal["process", "thread"] = "process"
+    workers: int
+    """The cap: processes (or threads) that may think at once, whatever the number of tables."""
+    nice: int = 0
+    """How much lower than the server's the workers' scheduling priority is."""
+    busy: int = 0
+    """Jobs being worked on now."""
+    waiting: int = 0
+    """Jobs waiting for a free worker."""
+    moves: int = 0
+    """Bot moves made in the pool since the start."""
+    cpu_seconds: float = 0.0
+    """CPU seconds the workers spent on those moves."""
+    restarts: int = 0
+    """Times the pool was started afresh (a worker died, or a move ran past its time)."""
+    fallbacks: int = 0
+    """Moves played by the rules of thumb in the server itself because the pool could not make them."""
+
+
 class Health(Message):
     """``GET /api/health`` (status 200 when ``ok``, 503 when ``degraded``)."""
 
@@ -560,6 +584,8 @@ class Health(Message):
     """Changes queued for the next commit."""
     quarantined: int = 0
     """Tables set aside since the start because their stored rows are damaged."""
+    bots: BotPool | None = None
+    """The bots' pool: its cap and what it does now."""
 
 
 class ErrorBody(Message):

@@ -30,13 +30,11 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
 from mushka import __version__
-from mushka.bots import Bot, make_bot
 from mushka.engine import Action, Deal, Event
 from mushka.errors import IllegalActionError, MushkaError, ParseError
 from mushka.i18n import tr
@@ -63,6 +61,7 @@ from mushka.server.protocol import (
 )
 from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot, TableStore
 from mushka.server.texts import EngineText, ProtocolError, bot_persona, refusal
+from mushka.server.thinkers import Thinkers
 from mushka.server.views import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
 from mushka.server.writer import WriteFailed, Writer
@@ -97,8 +96,8 @@ class Services:
     writer: Writer
     bots: tuple[str, ...]
     default_bot: str
-    thinkers: Executor | None = None
-    """The bounded pool of worker threads every table's bots think in (None: asyncio's own)."""
+    thinkers: Thinkers = field(default_factory=lambda: Thinkers(1, kind="thread"))
+    """The bounded pool every table's bots think in (worker processes; see :mod:`~mushka.server.thinkers`)."""
 
     def check_bot(self, name: str) -> str:
         """``name`` if tables may use that bot; else a P10 error listing the known ones."""
@@ -119,8 +118,6 @@ class Seat:
     connections: int = 0
     substitute: bool = False
     away: asyncio.Task[None] | None = None
-    player: Bot | None = None
-    """The bot playing this seat (a bot seat, or a substitute for an absent person)."""
 
     def info(self) -> SeatInfo:
         """What everybody may see of this seat."""
@@ -662,11 +659,24 @@ class Table:
             return seat.index
         return None
 
-    def _bot_of(self, index: int) -> Bot:
+    def bot_spec(self, index: int) -> str:
+        """The bot that plays seat ``index`` when a bot must: its own, or the default for a person."""
         seat = self.seats[index]
-        if seat.player is None:
-            seat.player = make_bot(seat.bot if seat.kind == "bot" and seat.bot else self.services.default_bot)
-        return seat.player
+        return seat.bot if seat.kind == "bot" and seat.bot else self.services.default_bot
+
+    async def bot_move(self, index: int, bot: str | None = None) -> Action:
+        """The move a bot makes now for seat ``index`` (``bot``, else :meth:`bot_spec`), from that
+        seat's view only: thought out in the server's shared pool of worker processes, never on
+        the event loop.  It is only chosen, not applied (the caller applies it under the lock if
+        the table has not changed meanwhile).  It always gives a legal action: a worker that dies
+        or a bot that fails makes the seat play the rules-of-thumb move, with a line in the log."""
+        game = self.game
+        if game is None or game.is_over or game.to_act != index:
+            raise ValueError(f"table {self.id}: seat {index} is not to act")
+        view = game.view(index)
+        seed = self._rng.getrandbits(64)
+        return await self.services.thinkers.bot_move(bot or self.bot_spec(index), view, seed,
+                                                     where=f"table {self.id}, seat {index}")
 
     async def _drive(self) -> None:
         """The table's bot task: whenever a bot is to act, let it choose from its view."""
@@ -682,17 +692,9 @@ class Table:
                 await asyncio.sleep(self.config.bot_delay)
             if self.version != version or self._bot_turn() != seat:
                 continue
-            game = self.game
-            assert game is not None
-            view = game.view(seat)
-            try:
-                # In the shared, bounded pool: however many tables bots play at, they
-                # take at most that many threads from the event loop.
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self.services.thinkers, self._bot_of(seat).choose, view, self._rng)
-            except Exception:  # a broken bot must not stop the table
-                log.exception("table %s: bot of seat %d failed; playing at random", self.id, seat)
-                action = self._rng.choice(view.deal.legal)
+            # In the shared, bounded pool: however many tables bots play at, they
+            # take at most that many cores, and none from the event loop.
+            action = await self.bot_move(seat)
             async with self.lock:
                 if self.version != version or self._bot_turn() != seat:
                     continue
@@ -700,7 +702,9 @@ class Table:
                     await self._apply(seat, action)
                 except MushkaError as exc:
                     log.error("table %s: bot of seat %d chose %s: %s", self.id, seat, action, exc)
-                    await self._apply(seat, self._rng.choice(view.deal.legal))
+                    game = self.game
+                    assert game is not None
+                    await self._apply(seat, self._rng.choice(game.view(seat).deal.legal))
                 except Exception:  # a bug must not take the server down; retry calmly
                     log.exception("table %s: applying %s for seat %d failed", self.id, action, seat)
                     await asyncio.sleep(1.0)
@@ -760,7 +764,6 @@ class Table:
                 seat.kind, seat.bot = "open", None
             else:
                 seat.kind, seat.bot = "bot", self.services.check_bot(bot)
-            seat.player = None
             await self._changed(autostart=False)
 
     async def start(self, client: Client, fill: str | None) -> None:
