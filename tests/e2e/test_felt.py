@@ -188,7 +188,8 @@ def test_tab_title_says_your_turn_and_comes_back(open_page, live_server, page_er
     for page in pages:
         page.wait_for_selector("[data-testid=felt]")
     seen = set()
-    for _ in range(40):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         page = next((p for p in pages if p.locator(".me.to-act").count()), None)
         if page is None:
             time.sleep(0.1)
