@@ -1,18 +1,16 @@
-"""Budgets per address and for bots: tables of bots only are few and capped per address,
-every table's bots think in one bounded pool, and all the connections of one address share
-one budget of messages, of full states and of sockets (P6, P12)."""
+"""Budgets per address and for bots: tables of bots only are few and capped per address
+(their bounded pool of worker processes: ``test_server_thinkers.py``), and all the
+connections of one address share one budget of messages, of full states and of sockets
+(P6, P12)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from serverkit import Player, create, running
 
-from mushka.bots import make_bot
 from mushka.server.app import lobby_of
 from mushka.server.protocol import CreateTable
 
@@ -37,35 +35,6 @@ def test_p12_tables_of_bots_only_are_capped_per_address_and_in_all(tmp_path: Pat
             client.portal.call(lobby.create, request, "en", "192.0.2.8")
         assert getattr(full.value, "code", None) == "bot_tables"
         assert client.get("/api/meta").json()["limits"]["bot_tables_now"] == 2
-
-
-def test_the_bots_of_every_table_think_in_one_bounded_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lock = threading.Lock()
-    busy = {"now": 0, "most": 0, "calls": 0}
-
-    class Slow:
-        def __init__(self, name: str) -> None:
-            self.bot = make_bot(name)
-
-        def choose(self, view: Any, rng: Any) -> Any:
-            with lock:
-                busy["now"] += 1
-                busy["most"] = max(busy["most"], busy["now"])
-                busy["calls"] += 1
-            time.sleep(0.01)
-            with lock:
-                busy["now"] -= 1
-            return self.bot.choose(view, rng)
-
-    monkeypatch.setattr("mushka.server.table.make_bot", Slow)
-    with running(tmp_path, bot_workers=1) as client:
-        tables = [create(client, **BOTS)["table"]["id"] for _ in range(6)]
-        deadline = time.monotonic() + 20
-        while busy["calls"] < 60 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert busy["calls"] >= 60, busy
-        assert busy["most"] == 1, busy
-        assert len(tables) == 6
 
 
 def test_p6_the_connections_of_one_address_share_one_budget_of_messages(tmp_path: Path) -> None:

@@ -76,8 +76,13 @@ def register(app: typer.Typer) -> None:
         )] = 12,
         bot_workers: Annotated[int, typer.Option(
             "--bot-workers", min=1,
-            help="Worker threads the bots of every table share for thinking (the CPU they may take).",
+            help="Worker processes the bots of every table share for thinking (the cores they may take).",
         )] = 1,
+        bot_pool: Annotated[str, typer.Option(
+            "--bot-pool",
+            help="process (the bots think in worker processes, off the server's loop) or thread "
+                 "(in threads of the server, for comparison).",
+        )] = "process",
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -92,6 +97,7 @@ def register(app: typer.Typer) -> None:
         from mushka.server.lobby import available_bots
         from mushka.server.serving import uvicorn_options
         from mushka.server.store import SqliteSync, SqlStore, shown_url
+        from mushka.server.thinkers import PoolKind
 
         lang_ = pick_lang(lang)
         if database_url is None:
@@ -104,6 +110,9 @@ def register(app: typer.Typer) -> None:
         if sqlite_sync not in ("normal", "full"):
             raise typer.BadParameter(tr("serve.bad_sync", lang_), param_hint="--sqlite-sync")
         sync: SqliteSync = "full" if sqlite_sync == "full" else "normal"
+        if bot_pool not in ("process", "thread"):
+            raise typer.BadParameter(tr("serve.bad_pool", lang_), param_hint="--bot-pool")
+        pool: PoolKind = "thread" if bot_pool == "thread" else "process"
         known = available_bots()
         if bot is not None and bot not in known:
             raise typer.BadParameter(tr("serve.bad_bot", lang_, name=bot, known=", ".join(known)),
@@ -133,7 +142,8 @@ def register(app: typer.Typer) -> None:
                               http_rate=http_rate, http_burst=max(30, int(http_rate * 30)),
                               max_tables=max_tables, allowed_origins=tuple(allow_origin or ()),
                               public_url=public_url.rstrip("/") + "/" if public_url else None,
-                              ws_per_address=per_address, bot_tables=bot_tables, bot_workers=bot_workers)
+                              ws_per_address=per_address, bot_tables=bot_tables, bot_workers=bot_workers,
+                              bot_pool=pool)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         url = f"http://{shown}:{port}/"
         console.print(tr("server.open", lang_, url=url, db=escape(shown_url(database_url))))
@@ -189,6 +199,7 @@ add_texts({
     ),
     "serve.bad_level": ("use debug, info, warning or error", "пишите debug, info, warning или error"),
     "serve.bad_sync": ("use normal or full", "пишите normal или full"),
+    "serve.bad_pool": ("use process or thread", "пишите process или thread"),
     "serve.bad_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),
     "serve.bad_database": ("the database {url} cannot be used: {problem}",
                            "базу данных {url} нельзя использовать: {problem}"),

@@ -14,6 +14,7 @@ server owns no rules: it asks the engine.
 * :mod:`~mushka.server.writer`: one task storing every change (group commit);
 * :mod:`~mushka.server.store`: storage (SQLAlchemy, Alembic migrations);
 * :mod:`~mushka.server.replays`: every position of a finished game;
+* :mod:`~mushka.server.thinkers`: the worker processes bots think in (and replays are built in);
 * :mod:`~mushka.server.app`: the Starlette application.
 """
 

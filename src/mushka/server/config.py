@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mushka.server.protocol import MAX_MESSAGE_BYTES
+from mushka.server.protocol import MAX_MESSAGE_BYTES, TURN_SECONDS
 from mushka.server.store import SqliteSync
+from mushka.server.thinkers import PoolKind
 
 WEB_DIR: Final = Path(__file__).resolve().parent.parent / "web"
 """Where the browser front end lives in the package (served at ``/`` if present)."""
@@ -59,8 +60,16 @@ class ServerConfig:
     keep_alive: float = 5.0
     """Seconds an HTTP connection may stay idle between two requests."""
     bot_workers: int = 1
-    """Worker threads the bots of every table share for thinking (and replays for being built):
-    the CPU the bots may take from the people playing, however many bot tables there are."""
+    """Worker processes the bots of every table share for thinking (and replays for being built):
+    the cores the bots may take from the people playing, however many bot tables there are."""
+    bot_pool: PoolKind = "process"
+    """``process``: the bots think in worker processes, off the event loop's interpreter lock;
+    ``thread``: in threads of the server's process (they then compete with the loop)."""
+    bot_nice: int = 5
+    """How much lower the bot workers' scheduling priority is than the server's (0: the same)."""
+    bot_timeout: float = 60.0
+    """Seconds a bot's move may take in its worker before the worker is stopped and the seat
+    plays the rules-of-thumb move."""
     bot_tables: int = 12
     """Tables of bots only (nobody plays, people may watch) held at once; 0: none allowed."""
     bot_tables_per_address: int = 3
@@ -78,6 +87,15 @@ class ServerConfig:
     """HTTP connections one client address may hold at once (0: no limit)."""
     ws_per_address: int = 64
     """WebSocket connections one client address may hold at once, over every table (0: no limit)."""
+    turn_choices: tuple[int, ...] = TURN_SECONDS
+    """P15: the turn timers a new table may ask for, in seconds per move (0: none)."""
+    chat_rate: float = 0.5
+    """P16: chat lines per second a connection may send on average."""
+    chat_burst: int = 5
+    """P16: chat lines a connection may send at once."""
+    chat_address_rate: float = 1.0
+    """P16: chat lines per second all connections of one address may send together."""
+    chat_address_burst: int = 10
     queue_size: int = 512
     """Messages waiting for a slow connection before it is dropped (it can resync)."""
     keep_finished: float = 900.0

@@ -91,3 +91,9 @@ def build_replay(record: Record, table_id: str, lang: Lang) -> Replay:
         options=rules.options_text(changed_only=True), seats=[n or "" for n in names], lang=lang,
         deals=deals, result=None if game.result is None else game.result.to_json(),
     )
+
+
+def replay_json(text: str, table_id: str, lang: Lang) -> str:
+    """:func:`build_replay` of the record ``text``, as the reply's JSON (made in a worker process:
+    the server's loop only sends it)."""
+    return build_replay(Record.loads(text), table_id, lang).model_dump_json()

@@ -1,0 +1,280 @@
+"""The server's bounded pool of worker processes: bots think and replays are built there.
+
+The event loop serves every player; a bot's search or a long replay is pure
+Python work that, in a thread, would hold the interpreter's lock against it.
+So that work runs in a few worker processes (``ServerConfig.bot_workers``,
+at a lower scheduling priority, ``bot_nice``): however many tables bots
+play at, they take at most that many cores, and never the loop's.
+
+What goes to a worker is small and plain: the bot's spec, the seat's view
+(what the bot may know, never the state) and a seed; what comes back is
+the action.  A worker that dies (killed, out of memory) or a move that
+takes longer than ``bot_timeout`` seconds never leaves a table stuck: the
+pool is started afresh, the move is tried once more, and if that fails
+too the seat plays the rules-of-thumb move computed here, with a line in
+the log.
+
+``kind="thread"`` keeps the older pool of threads (for measurements that
+compare the two, and where processes cannot be started).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeVar
+
+from mushka.bots import make_bot
+from mushka.engine import Action
+from mushka.match import GameView
+from mushka.server.protocol import BotPool
+
+log = logging.getLogger("mushka.server")
+
+T = TypeVar("T")
+
+PoolKind = Literal["process", "thread"]
+
+TRIES: Final = 2
+"""Times a job is sent to the pool when a worker dies under it (then the seat falls back)."""
+
+FALLBACK: Final = "heuristic"
+"""The bot that plays a seat here, in the server's process, when the pool could not."""
+
+
+START_TIMEOUT: Final = 120.0
+"""Seconds the workers of a new pool may take to start (a machine very busy or short of memory)."""
+
+
+class WorkerLost(RuntimeError):
+    """The pool lost its worker (or the job ran past its time) on every try."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    """One move to think out: what is sent to a worker (small and picklable)."""
+
+    spec: str
+    """The bot, as ``make_bot`` reads it (``heuristic``, ``search:iterations=200`` …)."""
+    view: GameView
+    """The seat's view: all the bot may know."""
+    seed: int
+    """The seed of the bot's own random choices (drawn from the table's generator)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """A worker's answer: the action and what it cost."""
+
+    action: Action
+    cpu: float
+    """CPU seconds the worker spent on it."""
+    pid: int
+
+
+def think(job: BotJob) -> Thought:
+    """Choose the move of ``job`` (in a worker): a fresh bot of the spec, the seat's view, the seed."""
+    began = time.process_time()
+    action = make_bot(job.spec).choose(job.view, random.Random(job.seed))
+    return Thought(action, time.process_time() - began, os.getpid())
+
+
+def _timed(fn: Callable[..., T], *args: Any) -> tuple[T, float, int]:
+    began = time.process_time() if threading.current_thread() is threading.main_thread() else 0.0
+    out = fn(*args)
+    cpu = time.process_time() - began if began else 0.0
+    return out, cpu, os.getpid()
+
+
+def _nothing() -> None:
+    """A job that only makes sure a worker is up."""
+
+
+def _worker_start(nice: int) -> None:
+    """A worker's start: a lower priority than the server's, so that people's moves come first."""
+    if nice > 0:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
+def _stop(pool: Executor) -> None:
+    """Shut ``pool`` down at once, its workers killed (a job that runs too long cannot be
+    stopped alone)."""
+    if isinstance(pool, ProcessPoolExecutor):
+        processes = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Thinkers:
+    """The bounded pool every table's bots (and the replays) share.
+
+    At most ``workers`` jobs run at once; the others wait here, on the loop,
+    so that a job's time limit counts its own work only.
+    """
+
+    def __init__(self, workers: int = 1, *, kind: PoolKind = "process", nice: int = 5,
+                 timeout: float = 60.0) -> None:
+        """``workers`` processes (or threads) at most, started when first needed."""
+        self.workers = max(1, workers)
+        self.kind: PoolKind = kind
+        self.nice = nice
+        self.timeout = timeout
+        self.busy = 0
+        """Jobs being worked on now."""
+        self.waiting = 0
+        """Jobs waiting for a free worker."""
+        self.moves = 0
+        """Bot moves made in the pool."""
+        self.cpu = 0.0
+        """CPU seconds the workers spent on bot moves."""
+        self.restarts = 0
+        """Times the pool was started afresh after a worker died or a job ran too long."""
+        self.fallbacks = 0
+        """Bot moves made here, with the rules of thumb, because the pool could not make them."""
+        self.pids: set[int] = set()
+        """Processes that answered (so a test can tell where the work ran)."""
+        self._slots: asyncio.Semaphore | None = None
+        self._pool: Executor | None = None
+        self._starting: asyncio.Lock | None = None
+        self._closed = False
+
+    # --- the pool ------------------------------------------------------------------------
+
+    async def _executor(self) -> Executor:
+        """The pool, its workers started (so that a job's time limit never counts a start)."""
+        if self._pool is not None:
+            return self._pool
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self._pool is None:
+                pool = self._new_pool()
+                try:
+                    # As many no-ops at once as workers: each starts a worker of its own.
+                    await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(pool.submit(_nothing))
+                                                            for _ in range(self.workers))), START_TIMEOUT)
+                except BaseException:
+                    _stop(pool)
+                    raise
+                self._pool = pool
+            return self._pool
+
+    def _new_pool(self) -> Executor:
+        if self._closed:
+            raise RuntimeError("the pool of bots is shut down")
+        if self.kind == "thread":
+            return ThreadPoolExecutor(self.workers, thread_name_prefix="mushka-bots")
+        # forkserver: a worker starts from a clean process that has imported the bots,
+        # never as a fork of the server with its threads and sockets.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["mushka.server.thinkers"])
+        return ProcessPoolExecutor(self.workers, mp_context=context,
+                                   initializer=_worker_start, initargs=(self.nice,))
+
+    def _renew(self, pool: Executor, *, kill: bool) -> None:
+        """Start afresh on the next job (once per broken pool, however many jobs saw it break)."""
+        if self._pool is not pool:
+            return
+        self._pool = None
+        self.restarts += 1
+        if kill:
+            _stop(pool)
+        else:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _slot(self) -> asyncio.Semaphore:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        return self._slots
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker (``fn`` and its arguments picklable); :class:`WorkerLost`
+        when the worker died (or the job took longer than ``timeout``) on each of :data:`TRIES`."""
+        slots = self._slot()
+        self.waiting += 1
+        try:
+            await slots.acquire()
+        finally:
+            self.waiting -= 1
+        self.busy += 1
+        try:
+            for attempt in range(1, TRIES + 1):
+                try:
+                    pool = await self._executor()
+                except (BrokenProcessPool, TimeoutError, OSError) as exc:
+                    log.warning("the bot workers did not start (%s; try %d of %d)",
+                                type(exc).__name__, attempt, TRIES)
+                    continue
+                try:
+                    future = pool.submit(_timed, fn, *args)
+                    out, cpu, pid = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+                except BrokenProcessPool:
+                    log.warning("a bot worker process died (try %d of %d); starting the pool afresh",
+                                attempt, TRIES)
+                    self._renew(pool, kill=False)
+                    continue
+                except TimeoutError:
+                    log.warning("a job of the bot pool ran past %g s (try %d of %d); stopping its worker",
+                                self.timeout, attempt, TRIES)
+                    self._renew(pool, kill=True)
+                    continue
+                self.pids.add(pid)
+                if isinstance(out, Thought):
+                    self.moves += 1
+                    self.cpu += out.cpu
+                else:
+                    self.cpu += cpu
+                return out
+            raise WorkerLost(f"no worker finished the job in {TRIES} tries")
+        finally:
+            self.busy -= 1
+            slots.release()
+
+    async def bot_move(self, spec: str, view: GameView, seed: int, *, where: str = "") -> Action:
+        """The move the bot ``spec`` makes from ``view``; never raises for a failing worker or bot:
+        the seat then plays the rules-of-thumb move (else a random legal one), with a log line."""
+        try:
+            thought = await self.run(think, BotJob(spec, view, seed))
+        except WorkerLost as exc:
+            log.error("%s: bot %s got no move from the pool (%s); playing by the rules of thumb",
+                      where, spec, exc)
+        except Exception:  # a broken bot must not stop its table
+            log.exception("%s: bot %s failed; playing by the rules of thumb", where, spec)
+        else:
+            return thought.action
+        self.fallbacks += 1
+        rng = random.Random(seed)
+        try:
+            return make_bot(FALLBACK).choose(view, rng)
+        except Exception:
+            log.exception("%s: the rules of thumb failed too; playing at random", where)
+            return rng.choice(view.deal.legal)
+
+    def report(self) -> BotPool:
+        """What ``/api/health`` says of the pool."""
+        return BotPool(kind=self.kind, workers=self.workers, nice=self.nice, busy=self.busy,
+                       waiting=self.waiting, moves=self.moves, cpu_seconds=round(self.cpu, 3),
+                       restarts=self.restarts, fallbacks=self.fallbacks)
+
+    def shutdown(self) -> None:
+        """Stop the workers (a job in progress is dropped)."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+__all__ = ["FALLBACK", "TRIES", "BotJob", "PoolKind", "Thinkers", "Thought", "WorkerLost", "think"]

@@ -1,0 +1,189 @@
+// The table page's felt: the other seats, the trump and talon, the trick, the key facts, the status line.
+//
+// Methods of TablePage (table.js), mixed into its prototype: `this` is the page.
+
+import { backElement, cardElement, cardName, RANK_ORDER, short, suitName, suitSymbol } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatLabel, seatName, signed } from "./seats.js";
+import { normaliseOrder } from "./tableinfo.js";
+
+/** The table page's felt (methods of TablePage). */
+export const feltMethods = {
+  otherSeats() {
+    const n = this.table.players;
+    const first = this.seat === null ? 0 : this.seat + 1;
+    const out = [];
+    for (let k = 0; k < n; k++) {
+      const s = (first + k) % n;
+      if (s !== this.seat) out.push(s);
+    }
+    return out;
+  },
+
+  opponents(deal) {
+    return h("div", { class: "opponents" }, this.otherSeats().map((s) => this.seatBox(deal, s)));
+  },
+
+  seatFacts(deal, s) {
+    const facts = [];
+    if (s === deal.dealer) facts.push(h("span", { class: "badge", text: t("dealer") }));
+    const decl = deal.declarations ? deal.declarations[s] : null;
+    if (decl === "pass") facts.push(h("span", { class: "badge", text: t("decl_pass") }));
+    if (decl === "stand") {
+      const k = deal.exchanged ? deal.exchanged[s] : 0;
+      facts.push(h("span", { class: "badge", text: k > 0 ? t("decl_stand_k", { k }) : t("decl_stand") }));
+    }
+    facts.push(h("span", { class: "badge", text: t("tricks_n", { n: deal.tricks_won[s] || 0 }) }));
+    if (this.view.records && this.view.records.length) {
+      facts.push(h("span", { class: "badge", text: t("record_n", { n: this.view.records[s] }) }));
+    } else if (deal.variant === "kopilka") {
+      facts.push(h("span", { class: "badge", text: t("balance_n", { n: signed(this.view.money[s] || 0) }) }));
+    }
+    return facts;
+  },
+
+  seatBox(deal, s) {
+    const info = this.table.seats[s] || {};
+    const count = deal.hand_sizes[s] || 0;
+    const passed = deal.declarations && deal.declarations[s] === "pass";
+    const toAct = deal.to_act === s && !this.view.result;
+    const state = [];
+    if (info.kind === "human" && !info.connected) state.push(h("span", { class: "badge", text: t("offline") }));
+    if (info.substitute) state.push(h("span", { class: "badge", text: t("bot_stands_in") }));
+    const open = deal.open_hands && deal.open_hands[s] && deal.open_hands[s].length ? deal.open_hands[s] : null;
+    return h("div", {
+      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}${open ? " open" : ""}`,
+      dataset: { seat: s, testid: `seat-${s}`, anim: `seat-${s}` },
+      "aria-label": `${seatLabel(this.table, s)}${toAct ? `, ${t("to_act")}` : ""}`, role: "group",
+    },
+    h("div", { class: "seat-name", text: seatLabel(this.table, s) }),
+    open ? null : h("div", { class: "seat-line" },
+      h("span", { class: "backs", role: "img", "aria-label": t("cards_in_hand", { n: count }) },
+        Array.from({ length: Math.min(count, 8) }, () => h("span", { class: "card back tiny", "aria-hidden": "true" }))),
+      h("span", { class: "muted", "aria-hidden": "true", text: `×${count}` })),
+    h("div", { class: "seat-line" }, ...this.seatFacts(deal, s), ...state),
+    open ? h("div", { class: "open-hand", "aria-label": t("shown_hand") },
+      open.map((c) => cardElement(c, { classes: "small" }))) : null);
+  },
+
+  centre(deal) {
+    const boxes = [];
+    if (deal.turnup) {
+      const label = deal.turnup_taken ? t("turnup_taken") : t("turnup");
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "trump" } },
+        h("span", { class: "label", text: label }),
+        cardElement(deal.turnup, { extraLabel: label, classes: deal.turnup_taken ? "small" : "" }),
+        h("span", { class: "label", text: t("trump_is", { suit: `${suitSymbol(deal.trump)} ${suitName(deal.trump)}` }) })));
+    } else if (deal.variant === "kopilka") {
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "pot" } },
+        h("span", { class: "label", text: t("pot") }),
+        h("strong", { text: String(this.view.pot) }),
+        h("span", { class: "label", text: t("no_trumps") })));
+    }
+    boxes.push(h("div", { class: "centre-box", dataset: { anim: "talon" } },
+      h("span", { class: "label", text: t("talon") }),
+      backElement(t("talon_n", { n: deal.talon_size })),
+      h("span", { class: "label", dataset: { testid: "talon" }, text: String(deal.talon_size) })));
+    if (deal.banned_suit && !this.view.result && deal.phase === "play") {
+      boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
+        text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
+    }
+    // The trump and the talon beside the trick, as on a card table; the key facts below.
+    return h("div", { class: "centre" }, h("div", { class: "pile" }, ...boxes), this.trickBox(deal),
+      this.factsBox(deal));
+  },
+
+  /** The game's key facts: the privileged card and its rule, the rank order, a banned lead. */
+  factsBox(deal) {
+    const order = normaliseOrder((this.table.options && this.table.options.rank_order) || RANK_ORDER[deal.variant]
+      || RANK_ORDER.classic);
+    const ranks = [...order].slice(0, 6).map((r) => short(`${r}S`).slice(0, -1)).join(" ");
+    const privRule = deal.variant === "mistigri" ? "MI3" : deal.variant === "kopilka" ? "K9" : "C11";
+    const orderRule = deal.variant === "mistigri" ? "MI2" : deal.variant === "kopilka" ? "K2" : "C3";
+    return h("div", { class: "facts", dataset: { testid: "facts" } },
+      h("span", { class: "fact" }, t("privileged_card"), " ",
+        // A rule, not a card on the table: text, so that it is never taken for somebody's card.
+        h("strong", { class: `suit-${deal.privileged.slice(-1)}`, title: cardName(deal.privileged),
+          text: short(deal.privileged) }),
+        h("span", { class: "rule-id", text: ` ${privRule}` })),
+      h("span", { class: "fact", dataset: { testid: "rank-order" } }, t("rank_order", { ranks: `${ranks} …` }),
+        h("span", { class: "rule-id", text: ` ${orderRule}` })));
+  },
+
+  /**
+   * The trick on the table, each card in front of the seat that played it
+   * (one's own at the bottom, the others across the top in the order of their
+   * boxes), the leader's card marked and, once the trick is complete, the
+   * winner's.  A completed trick stays in view for the pause of the speed
+   * setting even when the next lead has come (the state itself moves on), and
+   * until the next lead otherwise.
+   */
+  trickBox(deal) {
+    let cards = deal.trick;
+    let done = null;
+    if (this.held) {
+      done = { winner: this.held.winner, number: this.held.number, cards: this.held.cards };
+      cards = done.cards;
+    } else if (!cards.length && deal.tricks.length) {
+      const last = deal.tricks[deal.tricks.length - 1];
+      done = { winner: last.winner, number: deal.tricks.length, cards: last.cards };
+      cards = done.cards;
+    }
+    this.shownWinner = done ? done.winner : null;
+    const title = done
+      ? t("trick_taken_by", { n: done.number, name: seatLabel(this.table, done.winner, this.seat) })
+      : (cards.length ? t("current_trick") : t("no_cards_on_table"));
+    const place = this.trickPlaces();
+    return h("div", { class: "centre-box trick-box", dataset: { testid: "trick", held: this.held ? "true" : "false" } },
+      h("span", { class: "label", text: cards.length ? title : "\u00a0" }),
+      h("div", { class: `trick ring${done ? " done" : ""}${this.table.players >= 6 ? " many" : ""}`, role: "list",
+        "aria-label": title, dataset: { empty: cards.length ? "" : title } },
+        cards.map(([s, c], i) => {
+          const [x, y] = place(s);
+          const leader = i === 0;
+          const winner = done && s === done.winner;
+          const role = winner ? t("trick_takes") : (leader ? t("trick_leads") : "");
+          const el = h("div", { class: `trick-card${winner ? " winner" : ""}${leader ? " leader" : ""}`, role: "listitem",
+            dataset: { seat: s, testid: "trick-card", anim: `trick-${s}-${c}` } },
+          cardElement(c, { extraLabel: [seatName(this.table, s), role].filter(Boolean).join(", ") }),
+          // The short name (without the bot's level): the seat's box has the whole of it.
+          h("span", { class: "who", title: seatLabel(this.table, s, this.seat),
+            text: seatLabel(this.table, s, this.seat).split(" · ")[0] }),
+          role ? h("span", { class: `trick-role${winner ? " takes" : ""}`, text: role }) : null);
+          // Through the style object: the page's policy allows no inline style attributes.
+          el.style.left = `${x}%`;
+          el.style.top = `${y}%`;
+          return el;
+        })));
+  },
+
+  /** Where on the trick's ring seat `s` puts its card: [left %, top %] of the card's centre. */
+  trickPlaces() {
+    const row = this.otherSeats();
+    const m = row.length;
+    return (s) => {
+      const k = row.indexOf(s);
+      if (k < 0) return [50, 77];
+      // The others across the top half, left to right as their boxes are.
+      const angle = Math.PI + ((k + 1) * Math.PI) / (m + 1);
+      return [50 + 40 * Math.cos(angle), 50 + 27 * Math.sin(angle)];
+    };
+  },
+
+
+  statusLine(deal, model) {
+    let text;
+    let mine = false;
+    if (this.view.result) text = t("game_over");
+    else if (deal.to_act === null || deal.to_act === undefined) text = t(`phase_${deal.phase}`);
+    else if (model.myTurn) {
+      mine = true;
+      const noPass = deal.phase === "declare" && !model.canPass;
+      text = t("your_turn", { what: noPass ? t("todo_declare_nopass") : t(`todo_${deal.phase}`) });
+    } else {
+      text = t("waiting_for", { name: seatLabel(this.table, deal.to_act, this.seat), phase: t(`phase_${deal.phase}`) });
+    }
+    return h("p", { class: `status-line${mine ? " mine" : ""}`, role: "status", dataset: { testid: "status" }, text });
+  },
+};
