@@ -29,7 +29,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar
@@ -161,28 +161,37 @@ class Thinkers:
             self._starting = asyncio.Lock()
         async with self._starting:
             if self._pool is None:
-                pool = self._new_pool()
+                # Starting processes blocks (the first start waits for the fork server to have
+                # imported mushka): in a thread, never on the loop.
+                pool, started = await asyncio.to_thread(self._new_pool)
                 try:
-                    # As many no-ops at once as workers: each starts a worker of its own.
-                    await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(pool.submit(_nothing))
-                                                            for _ in range(self.workers))), START_TIMEOUT)
+                    await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(f) for f in started)),
+                                           START_TIMEOUT)
                 except BaseException:
                     _stop(pool)
                     raise
                 self._pool = pool
             return self._pool
 
-    def _new_pool(self) -> Executor:
+    def _new_pool(self) -> tuple[Executor, list[Future[None]]]:
+        """A new pool, and as many no-ops sent to it as it has workers: each starts one."""
         if self._closed:
             raise RuntimeError("the pool of bots is shut down")
+        pool: Executor
         if self.kind == "thread":
-            return ThreadPoolExecutor(self.workers, thread_name_prefix="mushka-bots")
-        # forkserver: a worker starts from a clean process that has imported the bots,
-        # never as a fork of the server with its threads and sockets.
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["mushka.server.thinkers"])
-        return ProcessPoolExecutor(self.workers, mp_context=context,
-                                   initializer=_worker_start, initargs=(self.nice,))
+            pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mushka-bots")
+        else:
+            # forkserver: a worker starts from a clean process that has imported the bots,
+            # never as a fork of the server with its threads and sockets.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["mushka.server.thinkers"])
+            pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                       initializer=_worker_start, initargs=(self.nice,))
+        try:
+            return pool, [pool.submit(_nothing) for _ in range(self.workers)]
+        except BaseException:
+            _stop(pool)
+            raise
 
     def _renew(self, pool: Executor, *, kill: bool) -> None:
         """Start afresh on the next job (once per broken pool, however many jobs saw it break)."""
