@@ -458,7 +458,8 @@ async def run(args: argparse.Namespace) -> None:
 
 async def run_one(args: argparse.Namespace, pool: str, db: Path, ids: list[str], tmp: Path) -> None:
     url = f"sqlite:///{db}"
-    print(f"\n## bots in a pool of {pool}es ({args.bot_workers}): load average before {loadavg()}\n")
+    kinds = {"process": "worker processes", "thread": "threads of the server"}
+    print(f"\n## bots in {args.bot_workers} {kinds.get(pool, pool)}: load average before {loadavg()}\n")
     port = free_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     log = tmp / f"server-{pool}.log"

@@ -41,7 +41,6 @@ from mushka.server.protocol import (
     Health,
     JoinTable,
     Lang,
-    RecordList,
     TableList,
 )
 from mushka.server.ratelimit import AddressLimiter
@@ -292,7 +291,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
-        return json_reply(RecordList(records=await lobby().records(count, offset)))
+        return Response(await lobby().records_json(count, offset), media_type="application/json")
 
     async def table_socket(websocket: WebSocket) -> None:
         try:

@@ -274,7 +274,8 @@ class Thinkers:
 
     def report(self) -> BotPool:
         """What ``/api/health`` says of the pool."""
-        return BotPool(kind=self.kind, workers=self.workers, nice=self.nice, busy=self.busy,
+        return BotPool(kind=self.kind, workers=self.workers, nice=self.nice if self.kind == "process" else 0,
+                       busy=self.busy,
                        waiting=self.waiting, moves=self.moves, cpu_seconds=round(self.cpu, 3),
                        restarts=self.restarts, fallbacks=self.fallbacks)
 
