@@ -131,7 +131,7 @@ class Lobby:
         self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._replays: OrderedDict[tuple[str, str], str] = OrderedDict()
-        self._lists: OrderedDict[tuple[int, int], tuple[float, asyncio.Task[str]]] = OrderedDict()
+        self._lists: OrderedDict[tuple[int, int], tuple[float, asyncio.Task[str], tuple[int, int]]] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
@@ -413,16 +413,19 @@ class Lobby:
         return RulesReply(table=table.id, variant=table.rules.variant, lang=lang, rules=table.rule_texts(lang))
 
     async def records_json(self, limit: int, offset: int) -> str:
-        """The JSON of a :class:`~mushka.server.protocol.RecordList` page, made at most once a
-        :data:`RECORDS_FRESH` for any number of readers (a game that ends shows within that)."""
+        """The JSON of a :class:`~mushka.server.protocol.RecordList` page, shared by every reader
+        until a game is stored as over or a record set aside (and for :data:`RECORDS_FRESH` at
+        most, for any change made otherwise)."""
         loop = asyncio.get_running_loop()
         key = (limit, offset)
+        # A game stored as over, or a record set aside, makes a new page at once.
+        changes = (self.writer.ended, len(getattr(self.store, "quarantined", ())))
         made = self._lists.get(key)
-        if made is None or (made[1].done() and loop.time() - made[0] > RECORDS_FRESH):
+        if made is None or made[2] != changes or (made[1].done() and loop.time() - made[0] > RECORDS_FRESH):
             async def page() -> str:
                 return RecordList(records=await self.records(limit, offset)).model_dump_json()
 
-            made = (loop.time(), loop.create_task(page()))
+            made = (loop.time(), loop.create_task(page()), changes)
             self._lists[key] = made
             self._lists.move_to_end(key)
             while len(self._lists) > LISTS_KEPT:
