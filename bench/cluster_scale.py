@@ -84,10 +84,16 @@ def measure(label, backend, table, jobs):
     return row, games
 
 
-def start_ray(temp: Path) -> float:
-    """Ray on 2 CPUs of this machine, loopback only (as the tests' fixture); seconds it took."""
+def start_ray(temp: Path, niceness: int) -> float:
+    """Ray on 2 CPUs of this machine, loopback only (as the tests' fixture); seconds it took.
+
+    Ray starts its workers at a scheduling priority 15 below normal (``RAY_worker_niceness``):
+    on a machine shared with other work they then get what the others leave, while the local
+    pool's workers compete at the normal priority.  ``niceness`` (0 by default) puts them on
+    the same footing, so that the comparison is of Ray's own cost."""
     os.environ.update({"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token",
-                       "RAY_AUTH_TOKEN": secrets.token_hex(16), "RAY_USAGE_STATS_ENABLED": "0"})
+                       "RAY_AUTH_TOKEN": secrets.token_hex(16), "RAY_USAGE_STATS_ENABLED": "0",
+                       "RAY_worker_niceness": str(niceness)})
     import ray
 
     began = time.perf_counter()
@@ -109,6 +115,8 @@ def main() -> int:
     parser.add_argument("--bots", default="heuristic")
     parser.add_argument("--sessions", type=int, default=2000, help="kopilka sessions per study table")
     parser.add_argument("--skip", action="append", default=[], help="skip a mode: inline, local or ray")
+    parser.add_argument("--ray-niceness", type=int, default=0,
+                        help="the Ray workers' niceness (Ray's own default is 15: see start_ray)")
     parser.add_argument("--rounds", type=int, default=2,
                         help="turns the local pool and Ray take, each on its share of the games")
     parser.add_argument("--json", type=Path, default=None)
@@ -131,7 +139,8 @@ def main() -> int:
     passes: dict[str, list[dict]] = {m: [] for m in modes}
     try:
         if "ray" in modes:
-            out["ray_start_s"] = round(start_ray(temp), 2)
+            out["ray_start_s"] = round(start_ray(temp, args.ray_niceness), 2)
+            out["ray_worker_niceness"] = args.ray_niceness
         share = -(-len(jobs) // args.rounds)
         for r in range(args.rounds):
             part = jobs[r * share:(r + 1) * share]
