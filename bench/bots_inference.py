@@ -3,7 +3,7 @@
 See :mod:`mushka.bots.inference` for the measure.  Positions are taken from
 heuristic self-play games (each seat at its first and third play of every
 deal, after every declaration is public).  The factors of
-:class:`~mushka.bots.sampler.BeliefModel` are fitted by coordinate ascent
+:class:`~mushka.bots.belief.BeliefModel` are fitted by coordinate ascent
 over a grid on the training seeds (maximum likelihood of the true deals) and
 reported on held-out seeds (10000 on), with a 95% interval by Student's t
 over the held-out games, next to the factors the search ships with.

@@ -3,9 +3,13 @@
 Every row measured against the same field (default ``heuristic``) becomes a
 point: its mean thinking time per decision (x, log scale) and its money per
 game over the field with the 95% interval (y), one colour per table.  The
-field itself is the point at zero.
+field itself is the point at zero.  A strength run on a loaded machine
+times its decisions badly; ``--times`` takes the times from a separate
+``bench/bots_time.py --json`` run instead (same spec and table), and the
+field's own decisions are then drawn at the time given by ``--field-time``.
 
     python bench/bots_plot.py results.jsonl --out docs/img/bots-strength-time.png
+    python bench/bots_plot.py results.jsonl --times times.jsonl --out docs/img/bots-strength-time.png
 """
 
 from __future__ import annotations
@@ -24,10 +28,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("results", help="JSON lines written by bench/bots_strength.py --json")
     parser.add_argument("--field", default="heuristic")
     parser.add_argument("--out", default="bots-strength-time.png")
+    parser.add_argument("--times", help="JSON lines of bench/bots_time.py --json: the x of each spec and table")
+    parser.add_argument("--field-time", type=float, default=0.0005, help="seconds per decision of the field bot")
     args = parser.parse_args(argv)
     with open(args.results, encoding="utf-8") as lines:
         rows = [json.loads(x) for x in lines if x.strip()]
-    rows = [r for r in rows if r["field"] == args.field and r.get("decision_mean_s")]
+    rows = [r for r in rows if r["field"] == args.field and (r.get("decision_mean_s") or args.times)]
+    if args.times:
+        with open(args.times, encoding="utf-8") as lines:
+            timed = {(t["variant"], t["players"], t["spec"]): t["mean_s"] for t in map(json.loads, lines) if t}
+        for r in rows:
+            r["decision_mean_s"] = timed.get((r["variant"], r["players"], r["test"]), r.get("decision_mean_s"))
+        rows = [r for r in rows if r["decision_mean_s"]]
+        for variant, players in sorted({(r["variant"], r["players"]) for r in rows}):
+            rows.append({"variant": variant, "players": players, "test": args.field, "mean_diff": 0.0,
+                         "ci95": [0.0, 0.0], "decision_mean_s": args.field_time})
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     tables = sorted({(r["variant"], r["players"]) for r in rows})
     for k, (variant, players) in enumerate(tables):

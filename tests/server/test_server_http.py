@@ -244,6 +244,7 @@ def test_p11_a_replay_is_served_after_the_game_with_the_engine_positions(client:
         assert result["tricks"] == list(engine.result.tricks)
     # K3: the antes open the first game; sentences in the language asked for, with the seats' names.
     opening = {lang: r.deals[0].steps[0].texts for lang, r in replays.items()}
-    assert opening["en"][0] == "Seat 0 (bot random) pays 10 into the pot (ante)."
-    assert opening["en"][4].startswith("Game 1 of 4: seat") and opening["ru"][4].startswith("Игра 1 из 4: сдаёт")
+    assert opening["en"][0] == "bot random pays 10 into the pot (ante)."
+    assert opening["en"][4].startswith("Game 1 of 4: bot random deals")
+    assert opening["ru"][4].startswith("Игра 1 из 4: сдаёт bot random")
     assert client.get("/api/records/unknown/replay").status_code == 404

@@ -3,7 +3,7 @@
 The search bot's worlds come from :class:`~mushka.bots.sampler.WorldSampler`:
 uniform over the deals consistent with the seat's hard facts, or weighted by
 a likelihood of the other seats' public actions under a model of how they
-play (:class:`~mushka.bots.sampler.BeliefModel`): their declarations, stand
+play (:class:`~mushka.bots.belief.BeliefModel`): their declarations, stand
 or pass and how many cards exchanged and whether the dealer took the turned
 card (C6-C8), and their plays (C13-C15).  If ``q`` is the uniform proposal
 and ``w`` the weight, the belief is ``q·w / E_q[w]`` and its log-likelihood

@@ -76,7 +76,7 @@ class SearchBot:
         multiplies the playouts of a declaration (the decision that matters
         most; ``seconds`` still caps it).  ``weigh`` (1: by the others'
         declarations, 2: and their plays) weighs each world by the likelihood
-        of the others' public actions (:class:`~mushka.bots.sampler.BeliefModel`,
+        of the others' public actions (:class:`~mushka.bots.belief.BeliefModel`,
         importance weights on uniform worlds, classic and mistigri) instead of
         rejecting worlds as ``believe`` does.
         """

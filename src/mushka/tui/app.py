@@ -324,8 +324,9 @@ class PlayApp(App[Path | None]):
         screen.query_one("#message", Static).update(self.message)
         screen.query_one("#keys", Static).update(render.key_bar(view, self.selection, lang))
         log = screen.query_one("#log", RichLog)
+        said = render.log_names(names, human, lang)
         for entry in self.table.log[self._log_shown:]:
-            log.write(render.log_line(entry.event, lang))
+            log.write(render.log_line(entry.event, lang, said))
         self._log_shown = len(self.table.log)
 
     def shown(self, part: str) -> Text:

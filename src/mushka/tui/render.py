@@ -380,9 +380,18 @@ def last_trick_panel(view: GameView, names: Sequence[str], human: int, lang: str
 # --- the log -------------------------------------------------------------------------------
 
 
-def log_line(event: Event, lang: str) -> Text:
+def log_names(names: Sequence[str], human: int, lang: str) -> list[str | None]:
+    """The names the log's sentences use: bots by their persons' names; the human seat
+    reads "Seat 0", since "You" would not agree with the sentences' verbs."""
+    personas = PERSONAS["ru" if lang == "ru" else "en"]
+    return [None if seat == human else
+            personas[seat % len(personas)] if name.split(":", maxsplit=1)[0] in BOTS else name
+            for seat, name in enumerate(names)]
+
+
+def log_line(event: Event, lang: str, names: Sequence[str | None] | None = None) -> Text:
     """One event as the human saw it, in ``lang``; deal starts and the end stand out."""
-    text = event.describe(lang)
+    text = event.describe(lang, names)
     name = event.name
     if name in ("DealStarted", "GameEnded"):
         return Text(text, style="bold cyan")
