@@ -17,6 +17,7 @@ DYNAMIC = {
     "tab": ["score", "last", "log", "rules"],
     "variant": ["classic", "mistigri", "kopilka"],
     "variant_blurb": ["classic", "mistigri", "kopilka"],
+    "speed": ["off", "fast", "normal", "slow"],
 }
 
 

@@ -46,6 +46,7 @@ from mushka.server.protocol import (
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.store import SqlStore, TableStore
 from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
+from mushka.server.tutorial import CreateTutorial, start_tutorial
 from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
@@ -260,6 +261,16 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
             return error_reply(exc, lang)
         return json_reply(reply, 201)
 
+    async def create_tutorial(request: Request) -> Response:
+        limit(request)
+        body = await read_body(request, CreateTutorial)
+        lang = request_lang(request, body.lang)
+        try:
+            reply = await start_tutorial(lobby(), body, lang, address=client_address(request.scope))
+        except MushkaError as exc:
+            return error_reply(exc, lang)
+        return json_reply(reply, 201)
+
     async def get_table(request: Request) -> Response:
         table = await lobby().get(request.path_params["table_id"])
         return json_reply(table.info(request_lang(request)))
@@ -307,6 +318,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         Route("/api/meta", guarded(meta), methods=["GET"]),
         Route("/api/tables", guarded(list_tables), methods=["GET"]),
         Route("/api/tables", guarded(create_table), methods=["POST"]),
+        Route("/api/tutorial", guarded(create_tutorial), methods=["POST"]),
         Route("/api/tables/{table_id}", guarded(get_table), methods=["GET"]),
         Route("/api/tables/{table_id}/join", guarded(join_table), methods=["POST"]),
         Route("/api/tables/{table_id}/record", guarded(get_record), methods=["GET"]),

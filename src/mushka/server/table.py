@@ -38,7 +38,7 @@ from mushka import __version__
 from mushka.engine import Action, Deal, Event
 from mushka.errors import IllegalActionError, MushkaError, ParseError
 from mushka.i18n import tr
-from mushka.match import DealStarted, Game, new_game
+from mushka.match import DealStarted, Game, GameView, new_game
 from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
@@ -74,6 +74,14 @@ STALL_RETRY = 0.5
 """Seconds before a stalled table first tries to store its game again (then twice as long each
 time, up to :data:`STALL_RETRY_MAX`)."""
 STALL_RETRY_MAX = 5.0
+
+
+class Scripted(Protocol):
+    """A bot whose moves are fixed and cost nothing to choose (the tutorial's, server/tutorial.py)."""
+
+    def choose(self, view: GameView, rng: random.Random) -> Action:
+        """One of ``view.deal.legal``."""
+        ...
 
 
 class Client(Protocol):
@@ -224,6 +232,10 @@ class Table:
         self.stalled = False
         """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
+        self.plan: tuple[int, tuple[str, ...]] | None = None
+        """A first dealer and first deck the game starts with (the tutorial's stacked deal, N4)."""
+        self.scripted: dict[int, Scripted] = {}
+        """Seats whose moves are fixed (the tutorial's bots): chosen at once, without the pool."""
 
     # --- building ----------------------------------------------------------------------
 
@@ -674,6 +686,9 @@ class Table:
         if game is None or game.is_over or game.to_act != index:
             raise ValueError(f"table {self.id}: seat {index} is not to act")
         view = game.view(index)
+        scripted = self.scripted.get(index)
+        if scripted is not None and bot is None:
+            return scripted.choose(view, self._rng)
         seed = self._rng.getrandbits(64)
         return await self.services.thinkers.bot_move(bot or self.bot_spec(index), view, seed,
                                                      where=f"table {self.id}, seat {index}")
@@ -850,7 +865,11 @@ class Table:
                 seat.kind, seat.bot = "bot", fill or self.services.default_bot
         self._names = None
         # The first dealer is drawn by lot (C4) from a generator seeded by the system.
-        self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        if self.plan is None:
+            self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        else:
+            dealer, deck = self.plan
+            self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)), first_dealer=dealer, decks=[deck])
         self.status = "playing"
         self.version += 1
         table = self._table_message()

@@ -114,6 +114,10 @@ def _declaration(deal: DealView, seat: int, lang: str) -> str:
     return tr("tui.decl_stand_n", lang, n=count) if count > 0 else tr("tui.decl_stand", lang)
 
 
+TAKES_MARK = "★"
+"""Marks the card that took the trick just completed."""
+
+
 def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> Text:
     """One line per seat (turn, name, cards, declaration, tricks, card on the table)
     and a line with the dealer, the trump and the talon."""
@@ -121,6 +125,12 @@ def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> 
     rules = deal.rules
     on_table = dict(deal.trick)
     trick_notes = _trick_actions(deal) if not rules.has_trumps else {}
+    # The trick just taken stays in its column, its winner marked, until the next lead:
+    # the last card of a trick is never gone before the player could see it.
+    taken = deal.tricks[-1] if not deal.trick and deal.tricks and deal.phase is Phase.PLAY else None
+    if taken is not None:
+        on_table = dict(taken.cards)
+    leader = deal.trick[0][0] if deal.trick else (taken.cards[0][0] if taken is not None else None)
     middle = tr("tui.col_decl", lang) if rules.has_trumps else ""
     out = Text()
     header = (
@@ -141,9 +151,11 @@ def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> 
         out.append(_pad(_declaration(deal, seat, lang), DECL_WIDTH) + " ")
         out.append(_pad(str(deal.tricks_won[seat]), 6) + " ")
         if seat in on_table:
-            out.append_text(card_text(on_table[seat], lang, "bold"))
-            if deal.trick and deal.trick[0][0] == seat:
+            out.append_text(card_text(on_table[seat], lang, "dim" if taken is not None else "bold"))
+            if seat == leader:
                 out.append(" " + tr("tui.led", lang), style="dim")
+            if taken is not None and seat == taken.winner:
+                out.append(" " + TAKES_MARK + " " + tr("tui.takes", lang), style="bold yellow")
         elif seat in trick_notes:
             out.append(tr(trick_notes[seat], lang), style="dim")
         out.append("\n")

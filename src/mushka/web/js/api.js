@@ -57,6 +57,11 @@ export function createTable(request) {
   return call("POST", "api/tables", request);
 }
 
+/** POST /api/tutorial: a tutorial table, started, with the caller at seat 0. */
+export function createTutorial(request) {
+  return call("POST", "api/tutorial", request);
+}
+
 /** POST /api/tables/{id}/join. */
 export function joinTable(id, request) {
   return call("POST", `api/tables/${encodeURIComponent(id)}/join`, request);

@@ -117,7 +117,9 @@ export const panelMethods = {
           text: this.rulesError ? t("rules_unavailable", { problem: this.rulesError }) : t("loading") }),
         ...options);
     }
-    const list = h("dl", { class: "rule-list", dataset: { testid: "rule-list" } }, this.rules.list.map((r) => {
+    // The players' rules only: the notation (N) and the implementation's guarantees (G) are for developers.
+    const playerRules = this.rules.list.filter((r) => !/^(N|G)\d+$/.test(r.id));
+    const list = h("dl", { class: "rule-list", dataset: { testid: "rule-list" } }, playerRules.map((r) => {
       const cls = r.id === this.highlightRule ? "highlight" : "";
       return [
         h("dt", { id: `rule-${r.id}`, class: cls, dataset: { rule: r.id } }, r.id,
