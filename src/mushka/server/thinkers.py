@@ -26,11 +26,13 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
 
 from mushka.bots import make_bot
@@ -50,6 +52,9 @@ TRIES: Final = 2
 FALLBACK: Final = "heuristic"
 """The bot that plays a seat here, in the server's process, when the pool could not."""
 
+
+WATCH_EVERY: Final = 1.0
+"""Seconds between a worker's looks at whether the server that owns it still runs."""
 
 START_TIMEOUT: Final = 120.0
 """Seconds the workers of a new pool may take to start (a machine very busy or short of memory)."""
@@ -99,11 +104,38 @@ def _nothing() -> None:
     """A job that only makes sure a worker is up."""
 
 
-def _worker_start(nice: int) -> None:
-    """A worker's start: a lower priority than the server's, so that people's moves come first."""
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return state not in ("Z", "X")
+
+
+def _watch(owner: int) -> None:
+    """End this worker once the server that owns it is gone (killed, even with ``kill -9``)."""
+    while True:
+        time.sleep(WATCH_EVERY)
+        if not _alive(owner):
+            os._exit(0)
+
+
+def _worker_start(nice: int, owner: int) -> None:
+    """A worker's start: a lower priority than the server's, so that people's moves come first,
+    and a watch on the server: a worker must not outlive it."""
     if nice > 0:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    # The server's death closes nothing the worker waits on (its queue's pipe has writers in
+    # every worker), so without this it would wait for work for ever.
+    threading.Thread(target=_watch, args=(owner,), name="mushka-owner-watch", daemon=True).start()
 
 
 def _stop(pool: Executor) -> None:
@@ -185,7 +217,7 @@ class Thinkers:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["mushka.server.thinkers"])
             pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                       initializer=_worker_start, initargs=(self.nice,))
+                                       initializer=_worker_start, initargs=(self.nice, os.getpid()))
         try:
             return pool, [pool.submit(_nothing) for _ in range(self.workers)]
         except BaseException:
