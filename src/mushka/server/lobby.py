@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
-from mushka.bots import DEFAULT_LEVEL, fair_bots
+from mushka.bots import LEVELS, fair_bots, strongest_bot
 from mushka.errors import MushkaError, OptionsError
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
@@ -34,6 +34,7 @@ from mushka.server.protocol import (
     Limits,
     Meta,
     OptionInfo,
+    RatingsReply,
     RecordList,
     RecordSummary,
     RulesReply,
@@ -43,11 +44,13 @@ from mushka.server.protocol import (
     VariantInfo,
 )
 from mushka.server.ratelimit import AddressLimiter
+from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
 from mushka.server.store import TableStore
 from mushka.server.table import Client, Seat, Services, Table, TableMoved, hash_token, new_token
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
+from mushka.server.timer import turn_seconds
 from mushka.server.wire import clean_name
 from mushka.server.writer import Writer
 
@@ -74,9 +77,18 @@ def available_bots() -> list[str]:
     return fair_bots()
 
 
+def strongest_level() -> str:
+    """The id of the strongest fair level (the one :func:`mushka.bots.strongest_bot` plays)."""
+    spec = strongest_bot()
+    return next((lv.id for lv in LEVELS if lv.spec == spec), LEVELS[-1].id)
+
+
 def pick_default_bot(names: list[str]) -> str:
-    """The level front ends propose first (``strong``) when offered, else the heuristic bot, else random."""
-    for name in (DEFAULT_LEVEL, "heuristic"):
+    """The default opponent: the strongest fair level when offered, else the strongest level
+    offered, else the heuristic bot, else random.  Every search level is bounded in time per
+    decision (``seconds=``), so the strongest keeps the table's pace (docs/play.md)."""
+    ids = [lv.id for lv in LEVELS]
+    for name in (strongest_level(), *reversed(ids), "heuristic"):
         if name in names:
             return name
     return "random"
@@ -123,9 +135,13 @@ class Lobby:
         """P12: the WebSockets each address holds."""
         self._bot_tables: dict[str, str] = {}
         """Tables of bots only, by id: the address that made each."""
+        self.ratings = Ratings()
+        """Per-player statistics and ratings, rebuilt from the stored games at :meth:`open`."""
         self.services = Services(config=config, store=store, writer=self.writer, bots=tuple(allowed),
                                  thinkers=self.thinkers,
-                                 default_bot=default)
+                                 default_bot=default, game_over=self._count_game)
+        self.chats = AddressLimiter(config.chat_address_rate, config.chat_address_burst)
+        """P16: the chat lines of every connection of one address, together."""
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._rematching = asyncio.Lock()
@@ -142,6 +158,7 @@ class Lobby:
     async def open(self) -> None:
         """Start the writer, bring back every stored table that waits or plays and start their bots."""
         self.writer.start()
+        self.ratings = await asyncio.to_thread(Ratings.rebuild, self.store)
         stored = await asyncio.to_thread(self.store.load_active)
         for snap in stored:
             try:
@@ -185,6 +202,17 @@ class Lobby:
             t.evicted = True
             del self.tables[t.id]
         return len(idle)
+
+    def _count_game(self, table: Table) -> None:
+        """A game ended: its players' statistics and ratings move on."""
+        game = table.game
+        if game is not None and game.result is not None:
+            self.ratings.add(table.id, table.rules.variant, [s.snapshot() for s in table.seats],
+                             game.result.to_json())
+
+    def board(self, name: str | None, limit: int) -> RatingsReply:
+        """The leaderboard (``GET /api/ratings``)."""
+        return self.ratings.board(name, limit)
 
     # --- finding tables -----------------------------------------------------------------------
 
@@ -279,10 +307,13 @@ class Lobby:
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(9)
         host = tokens[0][0] if tokens else None
+        # P15: a practice table (one person, bots) has no timer unless asked; friends' tables do.
+        friends = any(s.kind == "open" for s in seats)
+        seconds = turn_seconds(request.turn_seconds, friends=friends, allowed=self.config.turn_choices)
         table = Table(
             self.services, table_id=table_id, rules=rules, seats=seats, host=host,
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
-            created=datetime.now(UTC),
+            created=datetime.now(UTC), turn_seconds=seconds,
         )
         try:
             await asyncio.to_thread(self.store.create, table.snapshot())
@@ -316,6 +347,7 @@ class Lobby:
             again = Table(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
+                turn_seconds=table.timer.seconds,
             )
             try:
                 await asyncio.to_thread(self.store.create, again.snapshot())
@@ -467,7 +499,8 @@ class Lobby:
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,
-                                  bot_tables_now=len(self._bot_tables), bot_workers=self.thinkers.workers))
+                                  bot_tables_now=len(self._bot_tables), bot_workers=self.thinkers.workers,
+                                  turn_choices=list(c.turn_choices), chat_rate=c.chat_rate, chat_burst=c.chat_burst))
 
     async def database_answers(self) -> bool:
         """Whether storage answers a read within :data:`PING_TIMEOUT` (asked at most once a
