@@ -24,10 +24,11 @@ MOVES = ["stand 6C 7C", "KH", "TD", "QH", "AS", "AH"]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
-def tutorial_page(open_page: Any, live_server: Any, lang: str = "en", **kwargs: Any) -> Page:
-    """The lobby, then "Learn to play": the tutorial table from the player's seat."""
+def tutorial_page(open_page: Any, live_server: Any, lang: str = "en", *, button: str = "#learn-btn",
+                  **kwargs: Any) -> Page:
+    """The lobby, then "Learn to play" (the top bar's, or ``button``): the tutorial table from the player's seat."""
     page: Page = open_page(f"{live_server.url}?lang={lang}", **kwargs)
-    page.locator("#learn-btn").click()
+    page.locator(button).click()
     page.wait_for_url(re.compile(r"tutorial=1"))
     expect(page.locator("[data-testid=lesson]")).to_be_visible()
     return page
@@ -67,7 +68,9 @@ def trick_cards(page: Page) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_tutorial_deal_played_to_the_end(open_page, live_server, page_errors, lang):
     """The walkthrough from the lobby to the end of its deal, every step explained in the page's language."""
-    page = tutorial_page(open_page, live_server, lang)
+    # In Russian through the lobby's own invitation, in English through the top bar.
+    button = "[data-key=learn-lobby]" if lang == "ru" else "#learn-btn"
+    page = tutorial_page(open_page, live_server, lang, button=button)
     texts = []
     assert lesson_step(page) == 0
     texts.append(page.locator("[data-testid=lesson] p").inner_text())

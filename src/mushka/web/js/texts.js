@@ -208,6 +208,8 @@ export const TEXTS = {
   pref_reduced_motion: ["Your system asks for reduced motion: cards do not move; a finished trick still pauses.",
     "Система просит меньше движения: карты не летают; законченная взятка всё равно задерживается."],
   learn: ["Learn to play", "Обучение"],
+  learn_banner_title: ["New to Мушка?", "Впервые играете в Мушку?"],
+  learn_banner_text: ["Play one guided deal against three bots: every rule is explained as it comes up (about five minutes).", "Сыграйте одну сдачу с подсказками против трёх ботов: каждое правило объясняется, когда до него доходит (минут пять)."],
   tut_step: ["Lesson, step {n} of {of}", "Обучение, шаг {n} из {of}"],
   tut_rules: ["Rules:", "Правила:"],
   tut_next: ["Next", "Дальше"],
