@@ -108,6 +108,12 @@ def test_tutorial_deal_played_to_the_end(open_page, live_server, page_errors, la
     # A rule named by the lesson is one click away.
     page.locator("[data-key=tut-rule-C18]").click()
     expect(page.locator("#rule-C18")).to_be_visible()
+    # The rules panel speaks plainly first (the exact text and its id follow); no notation or guarantees.
+    plain = page.locator("[data-plain=C18]")
+    expect(plain).to_contain_text("5")
+    assert bool(CYRILLIC.search(re.sub(r"[Мм]ушк\w*|ремиз", "", plain.inner_text()))) == (lang == "ru")
+    ids = page.eval_on_selector_all("[data-testid=rule-list] dt", "els => els.map(e => e.dataset.rule)")
+    assert "C14" in ids and not [i for i in ids if re.match(r"^(N|G)\d+$", i)], ids
     # History scrolled to its newest event.
     page.locator("[data-key=tab-log]").click()
     at_end = page.eval_on_selector("[data-testid=panel-log]", "p => p.scrollTop + p.clientHeight >= p.scrollHeight - 2")
