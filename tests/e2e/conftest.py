@@ -45,6 +45,7 @@ class LiveServer:
             database_url=f"sqlite:///{db_path}", bot_delay=BOT_DELAY, grace=60.0,
             default_bot="random", http_rate=100.0, http_burst=500, rate=200.0, burst=500,
             tune_gc=False,  # the server shares the test process; its collector is left alone
+            turn_choices=(0, 3, 15, 30, 60, 120),  # 3 s: a turn timer a test can see run out
         )
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -41,7 +41,6 @@ from mushka.server.protocol import (
     Health,
     JoinTable,
     Lang,
-    RecordList,
     TableList,
 )
 from mushka.server.ratelimit import AddressLimiter
@@ -303,7 +302,13 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
-        return json_reply(RecordList(records=await lobby().records(count, offset)))
+        return Response(await lobby().records_json(count, offset), media_type="application/json")
+
+    async def ratings(request: Request) -> Response:
+        # The board lives in memory (rebuilt from the stored games at the start): a cheap read.
+        count = int_param(request, "limit", 20, 1, 200)
+        name = (request.query_params.get("name") or "")[:64] or None
+        return json_reply(lobby().board(name, count))
 
     async def table_socket(websocket: WebSocket) -> None:
         try:
@@ -325,6 +330,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         Route("/api/tables/{table_id}/record", guarded(get_record), methods=["GET"]),
         Route("/api/tables/{table_id}/rules", guarded(get_rules), methods=["GET"]),
         Route("/api/records", guarded(list_records), methods=["GET"]),
+        Route("/api/ratings", guarded(ratings), methods=["GET"]),
         Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
         Route("/api/records/{table_id}/replay", guarded(get_replay), methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),

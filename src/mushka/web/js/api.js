@@ -96,3 +96,9 @@ export function getReplay(id) {
 export function getRules(id) {
   return call("GET", `api/tables/${encodeURIComponent(id)}/rules`);
 }
+
+/** GET /api/ratings: the leaderboard, and the line of nickname `name` if given. */
+export function ratings(name, limit = 10) {
+  const who = name ? `&name=${encodeURIComponent(name)}` : "";
+  return call("GET", `api/ratings?limit=${limit}${who}`);
+}

@@ -27,6 +27,7 @@ import { handMethods } from "./hand.js";
 import { panelMethods } from "./panels.js";
 import { resultMethods } from "./tableresults.js";
 import { waitingMethods } from "./tablewait.js";
+import { socialMethods } from "./social.js";
 
 const TABS = ["score", "last", "log", "rules"];
 
@@ -114,6 +115,13 @@ export class TablePage {
   // --- messages -----------------------------------------------------------------------------
 
   handle(msg) {
+    // social.js: the turn clock, the chat and the suggested move.
+    const social = this.socialHandle(msg);
+    if (social === null || msg.type === "chat") return;
+    if (social) {
+      this.render();
+      return;
+    }
     switch (msg.type) {
       case "welcome":
         this.seat = msg.seat;
@@ -450,7 +458,7 @@ export class TablePage {
       this.centre(deal),
       this.statusLine(deal, model),
       this.dealNotice ? this.dealNoticeBox() : null);
-    const main = [felt];
+    const main = [felt, this.socialBar(!!(model.myTurn && !view.result))];
     if (view.result) main.push(this.resultBanner(view));
     if (this.lesson) main.push(this.lesson.box());
     if (this.seat !== null) main.push(this.myArea(deal, model));
@@ -473,7 +481,7 @@ export class TablePage {
       log: () => this.logPanel(), rules: () => this.rulesPanel() }[this.tab]();
     return h("aside", { class: "side", "aria-label": t("panels") }, tabs,
       h("div", { class: "tabpanel", role: "tabpanel", id: `panel-${this.tab}`, "aria-labelledby": `tab-${this.tab}`,
-        tabIndex: 0, dataset: { testid: `panel-${this.tab}` } }, body));
+        tabIndex: 0, dataset: { testid: `panel-${this.tab}` } }, body), this.chatBox());
   }
 
   tabKeys(event) {
@@ -487,11 +495,13 @@ export class TablePage {
   /** Stop the connection (leaving the page). */
   stop() {
     if (this.conn) this.conn.stop();
+    if (this.clock) this.clock.stop();
   }
 }
 
 // The page's drawing is split by part of the page (each module adds its methods).
-Object.assign(TablePage.prototype, feltMethods, handMethods, panelMethods, resultMethods, waitingMethods);
+Object.assign(TablePage.prototype, feltMethods, handMethods, panelMethods, resultMethods, waitingMethods,
+  socialMethods);
 
 /**
  * The view after an `update`: its `view` holds only what changed (protocol 2):
