@@ -41,7 +41,6 @@ from mushka.server.protocol import (
     Health,
     JoinTable,
     Lang,
-    RecordList,
     TableList,
 )
 from mushka.server.ratelimit import AddressLimiter
@@ -303,7 +302,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
-        return json_reply(RecordList(records=await lobby().records(count, offset)))
+        return Response(await lobby().records_json(count, offset), media_type="application/json")
 
     async def ratings(request: Request) -> Response:
         # The board lives in memory (rebuilt from the stored games at the start): a cheap read.

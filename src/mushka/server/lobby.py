@@ -35,6 +35,7 @@ from mushka.server.protocol import (
     Meta,
     OptionInfo,
     RatingsReply,
+    RecordList,
     RecordSummary,
     RulesReply,
     SeatKind,
@@ -60,6 +61,12 @@ FINISHED_KEPT: Final = 64
 
 PING_TIMEOUT: Final = 2.0
 """Seconds ``/api/health`` waits for the database to answer before it reports it unreachable."""
+
+RECORDS_FRESH: Final = 1.0
+"""Seconds a page of the list of finished games is served as made (readers share it)."""
+
+LISTS_KEPT: Final = 16
+"""Pages of the list of finished games kept (by limit and offset)."""
 
 REPLAYS_KEPT: Final = 32
 """Replays kept ready in memory (a finished game never changes, so they stay right)."""
@@ -140,6 +147,7 @@ class Lobby:
         self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._replays: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lists: OrderedDict[tuple[int, int], tuple[float, asyncio.Task[str], tuple[int, int]]] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
@@ -339,7 +347,7 @@ class Lobby:
             again = Table(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
-                turn_seconds=table.timer.seconds,
+                turn_seconds=table.turn_seconds,
             )
             try:
                 await asyncio.to_thread(self.store.create, again.snapshot())
@@ -408,7 +416,7 @@ class Lobby:
                 raise ProtocolError("not_over", rule="P11", id=table_id)
         if snap.record is None:
             raise ProtocolError("no_record", rule="P12", id=table_id)
-        if not await asyncio.to_thread(_is_json, snap.record):
+        if not await self.thinkers.run(_is_json, snap.record):
             # Damaged in storage: set aside rather than served (the row stays for inspection).
             await asyncio.to_thread(self.store.quarantine, snap.id, "the stored record is not JSON")
             raise ProtocolError("no_record", rule="P12", id=table_id[:32])
@@ -435,6 +443,30 @@ class Lobby:
         """The rules of a table's variant by id, filled from its options, in ``lang``."""
         table = await self.get(table_id)
         return RulesReply(table=table.id, variant=table.rules.variant, lang=lang, rules=table.rule_texts(lang))
+
+    async def records_json(self, limit: int, offset: int) -> str:
+        """The JSON of a :class:`~mushka.server.protocol.RecordList` page, shared by every reader
+        until a game is stored as over or a record set aside (and for :data:`RECORDS_FRESH` at
+        most, for any change made otherwise)."""
+        loop = asyncio.get_running_loop()
+        key = (limit, offset)
+        # A game stored as over, or a record set aside, makes a new page at once.
+        changes = (self.writer.ended, len(getattr(self.store, "quarantined", ())))
+        made = self._lists.get(key)
+        if made is None or made[2] != changes or (made[1].done() and loop.time() - made[0] > RECORDS_FRESH):
+            async def page() -> str:
+                return RecordList(records=await self.records(limit, offset)).model_dump_json()
+
+            made = (loop.time(), loop.create_task(page()), changes)
+            self._lists[key] = made
+            self._lists.move_to_end(key)
+            while len(self._lists) > LISTS_KEPT:
+                self._lists.popitem(last=False)
+        try:
+            return await asyncio.shield(made[1])
+        except Exception:
+            self._lists.pop(key, None)  # not kept: the next reader tries again
+            raise
 
     async def records(self, limit: int, offset: int) -> list[RecordSummary]:
         """Finished games, newest first."""
