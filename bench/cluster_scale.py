@@ -8,6 +8,10 @@ default) three ways, one after the other in one run:
 * ``ray``: Ray started here on 2 CPUs, loopback only (``--cluster`` would
   connect to a real cluster the same way).
 
+The local pool and Ray take turns (``--rounds``, 2 by default: local, Ray on the
+first half of the games, then Ray, local on the second), so that the other load
+of a shared machine, which changes during a run, weighs on both alike.
+
 For each it reports wall seconds, games/s, CPU seconds per game (this
 process and every process it started, Ray's own included, over the play
 alone: Ray's start-up is reported apart) and the ratio of Ray's wall time and
@@ -80,10 +84,16 @@ def measure(label, backend, table, jobs):
     return row, games
 
 
-def start_ray(temp: Path) -> float:
-    """Ray on 2 CPUs of this machine, loopback only (as the tests' fixture); seconds it took."""
+def start_ray(temp: Path, niceness: int) -> float:
+    """Ray on 2 CPUs of this machine, loopback only (as the tests' fixture); seconds it took.
+
+    Ray starts its workers at a scheduling priority 15 below normal (``RAY_worker_niceness``):
+    on a machine shared with other work they then get what the others leave, while the local
+    pool's workers compete at the normal priority.  ``niceness`` (0 by default) puts them on
+    the same footing, so that the comparison is of Ray's own cost."""
     os.environ.update({"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token",
-                       "RAY_AUTH_TOKEN": secrets.token_hex(16), "RAY_USAGE_STATS_ENABLED": "0"})
+                       "RAY_AUTH_TOKEN": secrets.token_hex(16), "RAY_USAGE_STATS_ENABLED": "0",
+                       "RAY_worker_niceness": str(niceness)})
     import ray
 
     began = time.perf_counter()
@@ -105,6 +115,10 @@ def main() -> int:
     parser.add_argument("--bots", default="heuristic")
     parser.add_argument("--sessions", type=int, default=2000, help="kopilka sessions per study table")
     parser.add_argument("--skip", action="append", default=[], help="skip a mode: inline, local or ray")
+    parser.add_argument("--ray-niceness", type=int, default=0,
+                        help="the Ray workers' niceness (Ray's own default is 15: see start_ray)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="turns the local pool and Ray take, each on its share of the games")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     out: dict = {"load_before": loadavg(), "rows": []}
@@ -117,22 +131,43 @@ def main() -> int:
         with open_backend("local", 1) as backend:
             row, results["inline"] = measure("inline (1 process)", backend, table, jobs)
             out["rows"].append(row)
-    if "local" not in args.skip:
-        with open_backend("local", 2) as backend:
-            row, results["local"] = measure("local pool (2 processes)", backend, table, jobs)
-            out["rows"].append(row)
-    if "ray" not in args.skip:
-        temp = Path(tempfile.mkdtemp(prefix="mushka-ray-"))
-        try:
-            out["ray_start_s"] = round(start_ray(temp), 2)
-            with open_backend("auto") as backend:
-                row, results["ray"] = measure("Ray (2 local CPUs)", backend, table, jobs)
-                out["rows"].append(row)
-        finally:
+    # The local pool and Ray take turns (local, Ray, Ray, local, ...: each pass plays a share
+    # of the games), so that a change in the machine's other load during the run weighs on
+    # both alike; their rows sum the passes.
+    modes = [m for m in ("local", "ray") if m not in args.skip]
+    temp = Path(tempfile.mkdtemp(prefix="mushka-ray-"))
+    passes: dict[str, list[dict]] = {m: [] for m in modes}
+    try:
+        if "ray" in modes:
+            out["ray_start_s"] = round(start_ray(temp, args.ray_niceness), 2)
+            out["ray_worker_niceness"] = args.ray_niceness
+        share = -(-len(jobs) // args.rounds)
+        for r in range(args.rounds):
+            part = jobs[r * share:(r + 1) * share]
+            for mode in (modes if r % 2 == 0 else modes[::-1]):
+                if mode == "local":
+                    with open_backend("local", 2) as backend:
+                        row, games = measure("local pool (2 processes)", backend, table, part)
+                else:
+                    with open_backend("auto") as backend:
+                        row, games = measure("Ray (2 local CPUs)", backend, table, part)
+                row["load"] = loadavg()
+                passes[mode].append(row)
+                results.setdefault(mode, []).extend(games)
+    finally:
+        if "ray" in modes:
             import ray
 
             ray.shutdown()
-            shutil.rmtree(temp, ignore_errors=True)
+        shutil.rmtree(temp, ignore_errors=True)
+    for mode in modes:
+        rows = passes[mode]
+        games_n = sum(r["games"] for r in rows)
+        wall = sum(r["wall_s"] for r in rows)
+        cpu = sum(r["cpu_s_per_game"] * r["games"] for r in rows)
+        out["rows"].append({"mode": rows[0]["mode"], "games": games_n, "wall_s": round(wall, 2),
+                            "games_per_s": round(games_n / wall, 1), "cpu_s_per_game": round(cpu / games_n, 5),
+                            "cpus": rows[0]["cpus"], "passes": rows})
     runs = list(results.values())
     out["identical"] = all(r == runs[0] for r in runs[1:])
     by = {r["mode"].split(" ")[0]: r for r in out["rows"]}

@@ -22,8 +22,13 @@ For each phase it prints the health latency (p50, p99, max), the player's act→
 latency and what the attack got; the machine's load average is printed before and after
 (other work on the machine shows in every figure).
 
-    python bench/hostile_load.py              # about two minutes
+    python bench/hostile_load.py              # about two minutes per pool of bots
     python bench/hostile_load.py --phase 8    # shorter phases
+    python bench/hostile_load.py --pools process --only "reads,bot tables"
+
+By default the whole run is made twice, against a server whose bots think in worker
+processes (``--bot-pool process``, the default) and then in threads (``--bot-pool
+thread``, as before), each from the same stored games.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -439,17 +445,29 @@ def line(name: str, s: Samples, note: str) -> str:
 
 async def run(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="mushka-hostile-"))
-    db = tmp / "hostile.db"
-    url = f"sqlite:///{db}"
+    filled = tmp / "filled.db"
     began = time.perf_counter()
-    ids = fill(url, args.records)
+    ids = fill(f"sqlite:///{filled}", args.records)
     print(f"# {args.records} finished games stored in {time.perf_counter() - began:.1f} s; load average {loadavg()}")
+    for pool in args.pools.split(","):
+        # Each server starts from the same stored games.
+        db = tmp / f"hostile-{pool}.db"
+        shutil.copyfile(filled, db)
+        await run_one(args, pool, db, ids, tmp)
+
+
+async def run_one(args: argparse.Namespace, pool: str, db: Path, ids: list[str], tmp: Path) -> None:
+    url = f"sqlite:///{db}"
+    kinds = {"process": "worker processes", "thread": "threads of the server"}
+    print(f"\n## bots in {args.bot_workers} {kinds.get(pool, pool)}: load average before {loadavg()}\n")
     port = free_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    log = tmp / f"server-{pool}.log"
     server = subprocess.Popen(
         [sys.executable, "-c", "from mushka.cli.main import main; main()", "serve", "--port", str(port),
-         "--database-url", url, "--max-tables", "30", "--log-level", "warning", "--bot-delay", "0.3"],
-        stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "w", encoding="utf-8"))  # noqa: SIM115
+         "--database-url", url, "--max-tables", "30", "--log-level", "warning", "--bot-delay", "0.3",
+         "--bot-pool", pool, "--bot-workers", str(args.bot_workers)],
+        stdout=subprocess.DEVNULL, stderr=open(log, "w", encoding="utf-8"))  # noqa: SIM115
     try:
         async with httpx.AsyncClient(base_url=base) as c:
             for _ in range(200):
@@ -477,10 +495,16 @@ async def run(args: argparse.Namespace) -> None:
             ("lock", lambda: lock(db, 6.0)),
             ("baseline again", lambda: asyncio.sleep(args.phase, result="quiet")),
         ]
+        only = {n.strip() for n in args.only.split(",")} if args.only else None
         for name, attack in phases:
+            if only is not None and name not in only and not name.startswith("baseline"):
+                continue
             samples.reset()
             note = await attack()
             print(line(name, samples, note), flush=True)
+        async with httpx.AsyncClient(base_url=base, timeout=10.0) as c:
+            bots = (await c.get("/api/health")).json().get("bots")
+        print(f"\n# the bots' pool at the end: {bots}")
         stop.set()
         for task in honest:
             task.cancel()
@@ -491,13 +515,18 @@ async def run(args: argparse.Namespace) -> None:
             server.wait(20)
         if server.poll() is None:
             server.kill()
-    print(f"# load average after: {loadavg()}; server log in {tmp / 'server.log'}")
+    print(f"# load average after: {loadavg()}; server log in {log}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phase", type=float, default=8.0, help="seconds of each phase")
     parser.add_argument("--records", type=int, default=200, help="finished games stored before the start")
+    parser.add_argument("--pools", default="process,thread",
+                        help="the bots' pools to run the phases against, one server each, in turn "
+                             "(process: worker processes, the default of mushka serve; thread: threads)")
+    parser.add_argument("--bot-workers", type=int, default=1, help="the servers' --bot-workers")
+    parser.add_argument("--only", default="", help="run only these phases (comma-separated; the baselines always)")
     args = parser.parse_args()
     if os.environ.get("MUSHKA_BENCH_SEED"):
         random.seed(int(os.environ["MUSHKA_BENCH_SEED"]))

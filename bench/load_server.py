@@ -25,6 +25,14 @@ its writer grouped the saves into commits.
     python bench/load_server.py --steps 1000 --profile server.prof   # where the server spends its time
     python bench/load_server.py --steps 1000 --server-gc untuned      # Python's own collector settings
     python bench/load_server.py --steps 250 --store memory            # the database's share of the cost
+    python bench/load_server.py --steps 250 --bot-tables 6            # beside bots that think all along
+    python bench/load_server.py --steps 250 --bot-tables 6 --bot-pool thread   # bots in threads, as before
+
+With ``--bot-tables N`` each step is measured twice in the same run: first the
+baseline, then with N tables of bots only (``--bot-spec``, ``search`` by
+default) playing as fast as their bots think; an honest monitor asks
+``/api/health`` every 50 ms during each measurement (``hp50``, ``hp99``: its
+latency, ms).
 
 Not part of the test suite; it prints a table (and ``--json`` writes one).
 """
@@ -115,6 +123,13 @@ def serve(port: int, database_url: str, max_tables: int, profile: str | None) ->
         http_rate=1e6, http_burst=1_000_000, rate=1000.0, burst=1000, strikes=1000,
         max_tables=max_tables, keep_finished=5.0, **extra,
     )
+    bot_tables = int(os.environ.get("MUSHKA_BENCH_BOT_TABLES", "0"))
+    if "bot_pool" in ServerConfig.__dataclass_fields__:
+        extra_bots: dict[str, Any] = {"bot_pool": os.environ.get("MUSHKA_BENCH_BOT_POOL", "process")}
+    else:
+        extra_bots = {}
+    config = dataclasses.replace(config, bot_tables=max(bot_tables, 1), bot_tables_per_address=max(bot_tables, 1),
+                                 **extra_bots)
     # Every client is on this machine: the budgets per address (where the server has them) are lifted.
     lifted = {"address_rate": 1e6, "address_burst": 10**6, "state_rate": 1e6, "state_burst": 10**6,
               "ws_per_address": 0, "http_per_address": 0, "read_rate": 1e6, "read_burst": 10**6}
@@ -204,7 +219,7 @@ class ServerProcess:
     """The server as a child process, with its CPU time read from /proc."""
 
     def __init__(self, max_tables: int, profile: str | None, store: str, server_gc: str, deflate: bool,
-                 loop: str) -> None:
+                 loop: str, bot_tables: int = 0, bot_pool: str = "process") -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="mushka-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -213,7 +228,8 @@ class ServerProcess:
         if profile:
             args += ["--profile", profile]
         env = dict(os.environ, MUSHKA_BENCH_SERVER_GC=server_gc, MUSHKA_BENCH_DEFLATE="1" if deflate else "0",
-                   MUSHKA_BENCH_LOOP=loop)
+                   MUSHKA_BENCH_LOOP=loop, MUSHKA_BENCH_BOT_TABLES=str(bot_tables),
+                   MUSHKA_BENCH_BOT_POOL=bot_pool)
         self.proc = subprocess.Popen(args, env=env)
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
@@ -258,6 +274,8 @@ class Stats:
     """What the clients saw during one measuring window."""
 
     latencies: list[float] = field(default_factory=list)
+    health: list[float] = field(default_factory=list)
+    """Seconds each ``/api/health`` took (asked every 50 ms)."""
     actions: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
@@ -359,6 +377,7 @@ class Bench:
         self.connecting = asyncio.Semaphore(64)
         self.stats = Stats()
         self.tables: list[Table] = []
+        self.bot_tables = 0
 
     async def create(self, client: Any) -> Table:
         body = {"variant": self.args.variant, "players": self.args.players,
@@ -399,14 +418,17 @@ class Bench:
         await asyncio.sleep(self.args.warmup)
         await self.top_up(count)  # tables whose game ended are replaced
         self.stats = Stats(measuring=True)
+        moves0 = (await self.bot_pool()).get("moves", 0)
         cpu0, t0 = self.server.cpu_seconds(), time.monotonic()
         client0 = time.process_time()
-        await asyncio.sleep(self.args.duration)
+        await self.sample_health(self.args.duration)
         self.stats.measuring = False
         wall = time.monotonic() - t0
         server_cpu = (self.server.cpu_seconds() - cpu0) / wall
         client_cpu = (time.process_time() - client0) / wall
         lat = sorted(self.stats.latencies)
+        health = sorted(self.stats.health)
+        pool = await self.bot_pool()
         held = sum(1 for t in self.tables if not t.over and t.connected == self.args.players)
         asked = count * self.args.pace * wall
         return {
@@ -415,6 +437,8 @@ class Bench:
             "pace_kept": round(len(lat) / asked, 3) if asked else 0.0,
             "p50_ms": round(pct(lat, 50) * 1000, 1), "p90_ms": round(pct(lat, 90) * 1000, 1),
             "p99_ms": round(pct(lat, 99) * 1000, 1), "max_ms": round((lat[-1] if lat else 0) * 1000, 1),
+            "health_p50_ms": round(pct(health, 50) * 1000, 1), "health_p99_ms": round(pct(health, 99) * 1000, 1),
+            "bot_tables": self.bot_tables, "bot_moves": pool.get("moves", 0) - moves0,
             "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else 0.0,
             "server_cpu": round(server_cpu, 2), "client_cpu": round(client_cpu, 2),
             "cpu_ms_per_action": round(server_cpu / (len(lat) / wall) * 1000, 3) if lat else 0.0,
@@ -422,6 +446,37 @@ class Bench:
             # Other work on the machine takes CPU from the server: say how much there was.
             "load_avg_1m": round(os.getloadavg()[0], 2),
         }
+
+    async def sample_health(self, seconds: float) -> None:
+        """Ask ``/api/health`` every 50 ms for ``seconds``, as a monitor would, timing each answer."""
+        import httpx
+
+        end = time.monotonic() + seconds
+        async with httpx.AsyncClient(timeout=30) as client:
+            while time.monotonic() < end:
+                began = time.monotonic()
+                with contextlib.suppress(httpx.HTTPError):
+                    await client.get(self.server.url + "api/health")
+                    self.stats.health.append(time.monotonic() - began)
+                await asyncio.sleep(max(0.0, 0.05 - (time.monotonic() - began)))
+
+    async def bot_pool(self) -> dict[str, Any]:
+        import httpx
+
+        async with httpx.AsyncClient(timeout=30) as client:
+            pool: dict[str, Any] = (await client.get(self.server.url + "api/health")).json().get("bots") or {}
+            return pool
+
+    async def start_bot_tables(self, count: int) -> None:
+        """Tables of bots only (``--bot-spec`` on every seat), played as fast as their bots think."""
+        import httpx
+
+        body = {"variant": self.args.variant, "players": self.args.players,
+                "seats": [f"bot:{self.args.bot_spec}"] * self.args.players, "start": True, "listed": False}
+        async with httpx.AsyncClient(timeout=60) as client:
+            for _ in range(count):
+                (await client.post(self.server.url + "api/tables", json=body)).raise_for_status()
+        self.bot_tables += count
 
     async def close(self) -> None:
         await asyncio.gather(*(t.close() for t in self.tables), return_exceptions=True)
@@ -436,28 +491,36 @@ def pct(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     steps = [int(s) for s in args.steps.split(",") if s.strip()]
-    server = ServerProcess(max(2000, 2 * max(steps)), args.profile, args.store, args.server_gc, args.deflate, args.loop)
+    server = ServerProcess(max(2000, 2 * max(steps)), args.profile, args.store, args.server_gc, args.deflate, args.loop,
+                           args.bot_tables, args.bot_pool)
     results: list[dict[str, Any]] = []
     began = time.monotonic()
     try:
         await server.wait_ready()
         bench = Bench(args, server)
-        print(f"{'tables':>6} {'held':>5} {'act/s':>7} {'kept':>5} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
-              f"{'max ms':>7} {'srv cpu':>7} {'ms/act':>7} {'cli cpu':>7} {'rss MiB':>7} {'load':>5}  errors",
-              flush=True)
-        for count in steps:
+        print(f"{'tables':>6} {'bots':>4} {'held':>5} {'act/s':>7} {'kept':>5} {'p50 ms':>7} {'p90 ms':>7} "
+              f"{'p99 ms':>7} {'max ms':>7} {'hp50':>6} {'hp99':>6} {'srv cpu':>7} {'ms/act':>7} {'cli cpu':>7} "
+              f"{'rss MiB':>7} {'load':>5}  errors", flush=True)
+        # With --bot-tables, each step is measured twice: without them (the baseline), then with them.
+        plan = [(count, phase) for count in steps for phase in ((0, args.bot_tables) if args.bot_tables else (0,))]
+        for count, wanted in plan:
+            if wanted > bench.bot_tables:
+                await bench.start_bot_tables(wanted - bench.bot_tables)
+            elif args.bot_tables and wanted == 0 and bench.bot_tables:
+                continue  # bot tables cannot be taken back: later baselines are left out
             if time.monotonic() - began > args.max_seconds:
                 print("stopped: --max-seconds reached", flush=True)
                 break
             row = await bench.step(count)
             results.append(row)
-            print(f"{row['tables']:>6} {row['held']:>5} {row['actions_per_s']:>7} {row['pace_kept']:>5} "
-                  f"{row['p50_ms']:>7} {row['p90_ms']:>7} {row['p99_ms']:>7} {row['max_ms']:>7} "
+            print(f"{row['tables']:>6} {row['bot_tables']:>4} {row['held']:>5} {row['actions_per_s']:>7} "
+                  f"{row['pace_kept']:>5} {row['p50_ms']:>7} {row['p90_ms']:>7} {row['p99_ms']:>7} {row['max_ms']:>7} "
+                  f"{row['health_p50_ms']:>6} {row['health_p99_ms']:>6} "
                   f"{row['server_cpu']:>7} {row['cpu_ms_per_action']:>7} {row['client_cpu']:>7} "
                   f"{row['server_rss_mib']:>7} {row['load_avg_1m']:>5}  "
                   f"{row['errors'] or ''}",
                   flush=True)
-            if row["p99_ms"] > args.knee_ms or row["pace_kept"] < 0.9:
+            if (row["p99_ms"] > args.knee_ms or row["pace_kept"] < 0.9) and not args.bot_tables:
                 print(f"knee: at {count} tables (p99 {row['p99_ms']} ms, pace kept {row['pace_kept']})", flush=True)
                 break
         await bench.close()
@@ -492,6 +555,12 @@ def main() -> None:
                              "tuned: full collections almost never (diagnostic)")
     parser.add_argument("--store", choices=("sqlite", "memory"), default="sqlite",
                         help="the server's storage: a SQLite file (as served), or memory (diagnostic)")
+    parser.add_argument("--bot-tables", type=int, default=0,
+                        help="tables of bots only, playing all along (CPU-heavy): each step is measured "
+                             "without them first (the baseline), then with them")
+    parser.add_argument("--bot-spec", default="search", help="the bot on every seat of those tables")
+    parser.add_argument("--bot-pool", choices=("process", "thread"), default="process",
+                        help="where the server's bots think (mushka serve --bot-pool)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -26,6 +26,7 @@ from mushka.cards import Card
 from mushka.engine import Action, Deal, DealResult, DealView, Event, new_deal
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
+from mushka.engine.wording import Names, per_seat, seat_params
 from mushka.errors import IllegalActionError
 from mushka.i18n import add_texts, tr
 from mushka.rules.model import Rules
@@ -63,12 +64,12 @@ class GameEnded(Event):
     winner: int | None
     money: tuple[int, ...]
 
-    def describe(self, lang: str = "en") -> str:
-        """One line for a human, in ``lang`` (money with signs)."""
-        money = " ".join(f"{s}:{m:+d}" for s, m in enumerate(self.money))
+    def describe(self, lang: str = "en", names: Names = None) -> str:
+        """One line for a human, in ``lang`` (money with signs, seats by ``names`` where given)."""
+        money = per_seat(self.money, lang, names, signed=True)
         if self.winner is None:
             return tr("event.GameEnded.shared", lang, money=money)
-        return tr("event.GameEnded", lang, winner=self.winner, money=money)
+        return tr("event.GameEnded", lang, money=money, **seat_params("winner", self.winner, lang, names))
 
 
 @dataclass(frozen=True, slots=True)
@@ -581,12 +582,12 @@ add_texts({
         "the deal handed to the game is not its next deal (seat {seat} dealing, or the wrong rules).",
         "переданная сдача — не следующая сдача игры (сдаёт игрок {seat}, или правила не те).",
     ),
-    "event.DealStarted": ("Deal {number}: seat {dealer} deals.", "Сдача {number}: сдаёт игрок {dealer}."),
-    "event.DealStarted.session": ("Game {number} of {of}: seat {dealer} deals.",
-                                  "Игра {number} из {of}: сдаёт игрок {dealer}."),
+    "event.DealStarted": ("Deal {number}: {dealer} deals.", "Сдача {number}: сдаёт {dealer}."),
+    "event.DealStarted.session": ("Game {number} of {of}: {dealer} deals.",
+                                  "Игра {number} из {of}: сдаёт {dealer}."),
     "event.RecordsWritten": ("Records: {records}.", "Записи: {records}."),
-    "event.GameEnded": ("Game over: seat {winner} wins; money {money}.",
-                        "Игра окончена: выиграл игрок {winner}; деньги {money}."),
-    "event.GameEnded.shared": ("Game over: the pot is shared; money {money}.",
-                               "Игра окончена: касса поделена; деньги {money}."),
+    "event.GameEnded": ("Game over: {winner} wins; money: {money}.",
+                        "Игра окончена: выиграл {winner}; деньги: {money}."),
+    "event.GameEnded.shared": ("Game over: the pot is shared; money: {money}.",
+                               "Игра окончена: касса поделена; деньги: {money}."),
 })

@@ -9,6 +9,7 @@ Screenshots go to ``test-artifacts/e2e/``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -28,6 +29,8 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 BOT_DELAY = 0.05
 TIMEOUT_MS = 20_000
+SPEED_SCRIPT = """try { const p = JSON.parse(localStorage.getItem("mushka.prefs") || "{}");
+  if (!("speed" in p)) { p.speed = %s; localStorage.setItem("mushka.prefs", JSON.stringify(p)); } } catch (e) {}"""
 
 class LiveServer:
     """``mushka serve`` in a thread of the test process."""
@@ -42,6 +45,7 @@ class LiveServer:
             database_url=f"sqlite:///{db_path}", bot_delay=BOT_DELAY, grace=60.0,
             default_bot="random", http_rate=100.0, http_burst=500, rate=200.0, burst=500,
             tune_gc=False,  # the server shares the test process; its collector is left alone
+            turn_choices=(0, 3, 15, 30, 60, 120),  # 3 s: a turn timer a test can see run out
         )
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -106,13 +110,18 @@ def new_context(playwright_driver: Any, tmp_path: Path) -> Iterator[Callable[...
     """Make browser contexts, each a Chromium with a fresh user-data directory."""
     made: list[Any] = []
 
-    def make(*, viewport: dict[str, int] | None = None, locale: str = "en-GB") -> Any:
+    def make(*, viewport: dict[str, int] | None = None, locale: str = "en-GB", speed: str | None = "off",
+             reduced_motion: str = "no-preference") -> Any:
         profile = tmp_path / f"profile-{len(made)}"
         context = playwright_driver.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-            viewport=viewport or {"width": 1280, "height": 900}, locale=locale,
+            viewport=viewport or {"width": 1280, "height": 900}, locale=locale, reduced_motion=reduced_motion,
         )
         context.set_default_timeout(TIMEOUT_MS)
+        if speed is not None:
+            # The tests play fast: no motion and no pause on a finished trick, unless a test
+            # asks for a speed (or the page's own setting was changed in that browser).
+            context.add_init_script(SPEED_SCRIPT % json.dumps(speed))
         made.append(context)
         return context
 

@@ -25,7 +25,8 @@ def test_the_document_has_examples_of_every_message() -> None:
         if kind in found:
             found[kind].append(json.loads(text)["type"])
     assert set(found["client"]) == set(protocol.CLIENT_TYPES)
-    assert set(found["server"]) == {"welcome", "state", "update", "table", "presence", "error", "pong"}
+    assert set(found["server"]) == {"welcome", "state", "update", "table", "presence", "error", "pong",
+                                       "clock", "chat", "hint"}
 
 
 @pytest.mark.parametrize(("kind", "text"), examples())

@@ -235,6 +235,30 @@ def test_the_list_of_finished_games_reads_no_record(tmp_path: Path) -> None:
         assert [r["id"] for r in client.get("/api/records").json()["records"]] == [done[1]]
 
 
+def test_readers_of_the_list_of_finished_games_share_one_page_and_a_game_that_ends_shows_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mushka.server.app import lobby_of
+
+    monkeypatch.setattr("mushka.server.lobby.RECORDS_FRESH", 600.0)  # only a change makes a new page
+    with running(tmp_path) as client:
+        first = finish_a_game(client)
+        store = lobby_of(client.app).store  # type: ignore[arg-type]
+        reads: list[tuple[int, int]] = []
+        real = store.finished
+
+        def counted(limit: int, offset: int) -> Any:
+            reads.append((limit, offset))
+            return real(limit, offset)
+
+        monkeypatch.setattr(store, "finished", counted)
+        pages = [client.get("/api/records").json() for _ in range(5)]
+        assert reads == [(50, 0)] and all(p == pages[0] for p in pages)
+        assert [r["id"] for r in pages[0]["records"]] == [first]
+        second = finish_a_game(client)  # told to its watcher only once stored
+        assert [r["id"] for r in client.get("/api/records").json()["records"]] == [second, first]
+        assert len(reads) == 2
+
+
 def test_migration_0004_fills_the_names_of_games_already_over(tmp_path: Path) -> None:
     from alembic import command
     from sqlalchemy import create_engine

@@ -7,7 +7,6 @@ from pathlib import Path
 from serverkit import Player, create, running
 from starlette.testclient import TestClient
 
-from mushka.bots import BOTS
 from mushka.engine import new_deal
 from mushka.match import Game
 from mushka.records import Record, replay
@@ -15,6 +14,7 @@ from mushka.rules import make_rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.texts import render_rules
 from mushka.server import PROTOCOL_VERSION
+from mushka.server.lobby import strongest_level
 from mushka.server.protocol import CreateTableReply, Meta, Replay, RulesReply, TableInfo
 
 # No special hand ends these games at the deal (C22, MI13), so that they are surely still playing.
@@ -39,7 +39,7 @@ def test_meta_lists_every_variant_with_its_options_and_defaults(client: TestClie
     kopilka = meta.variants[2]
     assert kopilka.players == [4] and kopilka.privileged == "AS"
     assert "random" in meta.bots and "oracle" not in meta.bots
-    assert meta.default_bot == ("strong" if "strong" in BOTS else "heuristic" if "heuristic" in BOTS else "random")
+    assert meta.default_bot == strongest_level() and strongest_level() in meta.bots
 
 
 def test_create_a_table_against_bots_at_once(client: TestClient) -> None:
@@ -244,6 +244,7 @@ def test_p11_a_replay_is_served_after_the_game_with_the_engine_positions(client:
         assert result["tricks"] == list(engine.result.tricks)
     # K3: the antes open the first game; sentences in the language asked for, with the seats' names.
     opening = {lang: r.deals[0].steps[0].texts for lang, r in replays.items()}
-    assert opening["en"][0] == "Seat 0 (bot random) pays 10 into the pot (ante)."
-    assert opening["en"][4].startswith("Game 1 of 4: seat") and opening["ru"][4].startswith("Игра 1 из 4: сдаёт")
+    assert opening["en"][0] == "bot random pays 10 into the pot (ante)."
+    assert opening["en"][4].startswith("Game 1 of 4: bot random deals")
+    assert opening["ru"][4].startswith("Игра 1 из 4: сдаёт bot random")
     assert client.get("/api/records/unknown/replay").status_code == 404

@@ -436,9 +436,10 @@ def test_updates_carry_only_what_changed_and_name_the_players(client: TestClient
     assert "records" not in changed and "history" not in changed and "deal" in changed
     assert set(changed["deal"]) < set(me.view["deal"])
     mine = update["events"][0]
-    assert mine["data"]["seat"] == 0 and mine["text"].startswith("Seat 0 (Anna) ")
+    assert mine["data"]["seat"] == 0 and mine["text"].startswith("Anna ")
     me.until(lambda m: m["type"] == "update" and m["seat"] in (1, 2))
     texts = [e["text"] for m in map(json.loads, me.received) for e in m.get("events", m.get("log", []))]
-    assert any(t.startswith(("Seat 1 (Glasha · plays at random) ", "Seat 2 (Mitya · plays at random) ")) for t in texts)
+    assert any(t.startswith(("Glasha · plays at random ", "Mitya · plays at random ")) for t in texts)
+    assert not any(t.startswith("Seat ") for t in texts)  # every seat of the table has a name
     assert len(json.dumps(changed)) < len(json.dumps(me.view)) / 2
     me.close()

@@ -9,6 +9,8 @@ import itertools
 import logging
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -169,3 +171,49 @@ def test_a_table_of_bots_plays_on_when_its_workers_are_killed(tmp_path: Path) ->
             assert version() >= before + 2 or client.get(f"/api/tables/{table}").json()["status"] == "over"
         assert thinkers.restarts >= 1 and len(killed) == 2, thinkers.report()
         assert thinkers.fallbacks == 0 or thinkers.restarts >= 1
+
+
+OWNER = """
+import asyncio, os, sys, time
+from mushka.server.thinkers import Thinkers
+
+async def main():
+    pool = Thinkers(1)
+    print(await pool.run(os.getpid), flush=True)
+    time.sleep(600)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_worker_does_not_outlive_its_server_killed_with_sigkill(tmp_path: Path) -> None:
+    script = tmp_path / "owner.py"
+    script.write_text(OWNER, encoding="utf-8")
+    owner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    worker = 0
+    try:
+        assert owner.stdout is not None
+        worker = int(owner.stdout.readline())
+        assert worker != owner.pid
+        os.kill(worker, 0)  # it runs
+        owner.kill()
+        owner.wait(30)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and _runs(worker):
+            time.sleep(0.1)
+        assert not _runs(worker), "the worker outlived its server"
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait()
+        if worker and _runs(worker):  # after a failure: leave nothing running
+            os.kill(worker, signal.SIGKILL)
+
+
+def _runs(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")

@@ -13,7 +13,7 @@ from mushka.engine.events import Declared, Played
 from mushka.match import DealStarted, new_game
 from mushka.rules import make_rules
 from mushka.server.views import ViewTracker, apply_changes, full_view
-from mushka.server.wire import EventWriter, NamedSeat, describe, named
+from mushka.server.wire import EventWriter, describe
 
 GAMES = [
     ("classic", 3, {"initial_record": 8}),
@@ -67,14 +67,13 @@ def test_an_update_is_far_smaller_than_the_whole_view() -> None:
 def test_event_sentences_name_the_players_where_the_table_has_names() -> None:
     names = ["Anna", None, "bot random"]
     played = Played(seat=0, card=Card("KH"))
-    assert describe(played, "en", names) == "Seat 0 (Anna) plays K♥."
-    assert describe(played, "ru", names).startswith("Игрок 0 (Anna) кладёт")
+    assert describe(played, "en", names) == "Anna plays K♥."
+    assert describe(played, "ru", names).startswith("Anna кладёт")
+    # A seat without a name reads as the seat, never as a bare number.
     assert describe(Declared(seat=1, stand=False, count=0), "en", names) == "Seat 1 passes."
-    assert describe(DealStarted(number=2, dealer=2), "en", names) == "Deal 2: seat 2 (bot random) deals."
-    assert describe(played, "en", None) == played.describe("en")
-    # The named copy is still the same event for everything but its sentence.
-    copy = named(played, names)
-    assert copy == played and isinstance(copy.seat, NamedSeat) and copy.seat + 1 == 1  # type: ignore[attr-defined]
+    assert describe(Declared(seat=1, stand=False, count=0), "ru", names) == "Игрок 1: пас."
+    assert describe(DealStarted(number=2, dealer=2), "en", names) == "Deal 2: bot random deals."
+    assert describe(played, "en", None) == played.describe("en") == "Seat 0 plays K♥."
 
 
 def test_each_receiver_gets_the_events_as_his_seat_saw_them() -> None:
@@ -87,5 +86,5 @@ def test_each_receiver_gets_the_events_as_his_seat_saw_them() -> None:
         hands = dealt[seat]["data"]["hands"]
         assert set(hands[seat]) == {c.code for c in game.deal.hand(seat)}
         assert [h is None for h in hands] == [s != seat for s in range(3)]
-    assert dealt[1]["text"].startswith("Seat 0 (Anna) deals")
-    assert json.loads(writer.json(None, "ru"))[0]["text"] == "Сдача 1: сдаёт игрок 0 (Anna)."
+    assert dealt[1]["text"].startswith("Anna deals")
+    assert json.loads(writer.json(None, "ru"))[0]["text"] == "Сдача 1: сдаёт Anna."

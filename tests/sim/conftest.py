@@ -4,6 +4,8 @@ loopback for the cluster tests."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import secrets
 import shutil
@@ -62,9 +64,27 @@ def _restore(saved):
             os.environ[key] = value
 
 
-@pytest.fixture(scope="session")
-def ray_cluster():
-    """A Ray "cluster" of this process and 2 CPUs, on the loopback address only.
+RAY_LOCK = Path(tempfile.gettempdir()) / (
+    "mushka-ray-" + hashlib.sha256(str(Path(__file__).resolve().parents[2]).encode()).hexdigest()[:12] + ".lock")
+"""Held while a Ray cluster of this checkout's tests runs: two xdist workers (or two sessions
+of the same checkout) never start a Ray each at once, whatever ``--dist`` was given."""
+
+
+@pytest.fixture(scope="module")
+def ray_lock():
+    """This checkout's Ray lock, held for the module (waits for another holder to finish)."""
+    with RAY_LOCK.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield RAY_LOCK
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster(ray_lock):
+    """A Ray "cluster" of this process and 2 CPUs, on the loopback address only, for one module
+    (stopped before the next module starts: ``test_cluster_job.py`` starts a head of its own).
 
     Ray turns 127.0.0.1 into the machine's outside address unless it is told
     it is not to form a cluster with other machines
@@ -87,7 +107,7 @@ def ray_cluster():
     try:
         context = ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, _temp_dir=str(temp),
                            logging_level="WARNING", log_to_driver=False)
-        yield {"address": context.address_info["address"], "temp": temp, "ray": ray}
+        yield {"address": context.address_info["address"], "temp": temp, "ray": ray, "lock": ray_lock}
     finally:
         ray.shutdown()
         _restore(saved)

@@ -182,7 +182,8 @@ def test_c7_c14_c17_whole_classic_deal_by_keys_then_quit_saves_a_record_that_rep
         # The log holds the first deal as the human saw it, then the second deal's start.
         log = " ".join(app.shown("log").plain.split())
         result = table.game.finished[0].result
-        assert result is not None and " ".join(result.summary("en").split()) in log
+        said = render.log_names(table.names, table.human, "en")
+        assert result is not None and " ".join(result.summary("en", said).split()) in log
         assert "Deal 2:" in log
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
@@ -344,7 +345,8 @@ def test_c7_exchange_marks_are_shown_and_applied(tmp_path: Path) -> None:
         mine = next(e for e in table.game.deals[0].events(1) if e.name == "Declared" and e.seat == 1)
         assert mine.discards == (hand[0],) and mine.count == 1  # type: ignore[attr-defined]
         log = " ".join(app.shown("log").plain.split())
-        assert f"Seat 1 stands and exchanges 1: {hand[0].display('en')}" in log
+        # The human's own seat reads as the seat; the count in words (one card, not "card(s)").
+        assert f"Seat 1 stands and exchanges 1 card: {hand[0].display('en')}" in log
 
     run(app, scenario)
 
@@ -578,10 +580,12 @@ def test_k7_taker_discards_by_keys(tmp_path: Path) -> None:
         assert len(deal.hand) == 6
         check_hand_shown(app)
         log = " ".join(app.shown("log").plain.split())
-        assert "Seat 1 declares 3 cards of one suit" in log
+        who = render.log_names(table.names, table.human, "en")
+        assert who[2] is None and who[1] and who[3]  # the bots by their persons' names
+        assert f"{who[1]} declares 3 cards of one suit" in log
         taken = next(e for e in deal.events if e.name == "CardTaken" and e.taker == 2)  # type: ignore[attr-defined]
         assert f"Seat 2 takes a card ({taken.card.display('en')})" in log  # type: ignore[attr-defined]
-        assert "Seat 3 takes a card from seat 1's group" in log
+        assert f"{who[3]} takes a card from {who[1]}'s group" in log
         hand = hand_in_order(deal)
         await pilot.press("1", "enter")
         await settle(pilot)
@@ -611,7 +615,9 @@ def test_c22_four_of_a_suit_and_the_ace_of_spades_at_the_deal_end_the_partie_at_
         assert isinstance(app.screen, TextScreen) and app.screen.kind == "over"
         assert "1 Glasha wins." in app.screen.body.plain
         log = " ".join(app.shown("log").plain.split())
-        assert "Seat 1 shows four of a suit and the privileged card" in log and "wins the мушка" in log
+        who = render.log_names(app.table.names, app.table.human, "en")
+        assert f"{who[1]} shows four of a suit and the privileged card" in log and "wins the mushka" in log
+        assert "мушк" not in log  # an English log has no Russian words
         await pilot.press("enter")
         assert tr("tui.prompt_over", "en") == app.shown("prompt").plain
         await pilot.press("q")

@@ -62,17 +62,18 @@ def register(app: typer.Typer) -> None:
         if record.seats:
             seats = ", ".join(f"{i}: {s}" for i, s in enumerate(record.seats))
             console.print(escape(tr("replay.seats", lang_, seats=seats)))
+        names = list(record.seats) if record.seats else None
         deals = target.deals if not isinstance(target, Deal) else [target]
         for deal, item in zip(deals, report["deals"], strict=True):
-            lines = render_deal(item, lang_)
+            lines = render_deal(item, lang_, names)
             console.print(f"[bold cyan]{escape(lines[0])}[/]")
             if events:
                 for e in deal.events(omniscient=True):
-                    console.print("    " + escape(e.describe(lang_)))
+                    console.print("    " + escape(e.describe(lang_, names)))
             for line in lines[1:]:
                 console.print(escape(line))
         if not isinstance(target, Deal):
-            for line in render_result(report, lang_):
+            for line in render_result(report, lang_, names):
                 console.print(f"[bold]{escape(line)}[/]")
 
 

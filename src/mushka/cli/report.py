@@ -15,6 +15,7 @@ from mushka.cards import parse_card
 from mushka.engine import Deal
 from mushka.engine import events as ev
 from mushka.engine.kopilka import KopilkaDeal
+from mushka.engine.wording import Names, count_cards, per_seat, seat_name, seat_params, sentence
 from mushka.i18n import add_texts, tr
 from mushka.match import Game
 
@@ -80,9 +81,10 @@ def game_report(game: Game) -> dict[str, Any]:
     }
 
 
-def render_deal(report: dict[str, Any], lang: str) -> list[str]:
-    """Readable lines for one deal report."""
-    lines = [tr("report.deal", lang, number=report["number"], dealer=report["dealer"])]
+def render_deal(report: dict[str, Any], lang: str, names: Names = None) -> list[str]:
+    """Readable lines for one deal report, seats by the players' ``names`` where given."""
+    lines = [tr("report.deal", lang, number=report["number"],
+                **seat_params("dealer", report["dealer"], lang, names))]
     if "turnup" in report:
         lines.append("  " + tr("report.trump", lang, card=shown(report["turnup"], lang)))
     if "declarations" in report:
@@ -90,38 +92,39 @@ def render_deal(report: dict[str, Any], lang: str) -> list[str]:
         for seat, d in enumerate(report["declarations"]):
             if d is None:
                 continue
+            who = seat_name(seat, lang, names)
             if d == "pass":
-                parts.append(f"{seat}: " + tr("report.pass", lang))
+                parts.append(f"{who}: " + tr("report.pass", lang))
             else:
                 k = int(d.split()[1])
-                parts.append(f"{seat}: " + tr("report.stand", lang, count=k))
+                parts.append(f"{who}: " + (tr("report.stand_pat", lang) if k == 0 else
+                                            tr("report.stand", lang, cards=count_cards(k, lang))))
         if parts:
             lines.append("  " + tr("report.declarations", lang) + " " + "; ".join(parts))
     for item in report["special"]:
-        lines.append("  * " + _special_text(item, lang))
-    tricks = " ".join(f"{s}:{t}" for s, t in enumerate(report["tricks"]))
-    lines.append("  " + tr("report.tricks", lang, tricks=tricks))
+        lines.append("  * " + _special_text(item, lang, names))
+    lines.append("  " + tr("report.tricks", lang, tricks=per_seat(report["tricks"], lang, names)))
     if "records" in report:
-        recs = " ".join(f"{s}:{r}" for s, r in enumerate(report["records"]))
-        lines.append("  " + tr("report.records", lang, records=recs))
+        lines.append("  " + tr("report.records", lang, records=per_seat(report["records"], lang, names)))
     if "pot" in report:
-        bal = " ".join(f"{s}:{b:+d}" for s, b in enumerate(report["balances"]))
-        lines.append("  " + tr("report.pot", lang, pot=report["pot"], balances=bal))
+        balances = per_seat(report["balances"], lang, names, signed=True)
+        lines.append("  " + tr("report.pot", lang, pot=report["pot"], balances=balances))
     if not report["over"]:
         lines.append("  " + tr("report.unfinished", lang))
     return lines
 
 
-def render_result(report: dict[str, Any], lang: str) -> list[str]:
-    """Readable lines for the end of the game."""
+def render_result(report: dict[str, Any], lang: str, names: Names = None) -> list[str]:
+    """Readable lines for the end of the game, seats by the players' ``names`` where given."""
     result = report["result"]
     if result is None:
         return [tr("report.game_unfinished", lang)]
-    money = " ".join(f"{s}:{m:+d}" for s, m in enumerate(result["money"]))
+    money = per_seat(result["money"], lang, names, signed=True)
     if result["winner"] is None:
         line = tr("report.shared", lang, money=money)
     else:
-        line = tr("report.winner", lang, winner=result["winner"], money=money)
+        line = sentence(tr("report.winner", lang, money=money,
+                           **seat_params("winner", result["winner"], lang, names)), lang)
     lines = [line]
     if result.get("ended_by_mushka"):
         lines.append(tr("report.by_mushka", lang))
@@ -135,49 +138,54 @@ def shown(code: str, lang: str) -> str:
     return parse_card(code).display(lang)
 
 
-def _special_text(item: dict[str, Any], lang: str) -> str:
+def _special_text(item: dict[str, Any], lang: str, names: Names = None) -> str:
     name = item["event"]
     seat = item.get("seat")
+    who = seat_params("seat", seat, lang, names) if isinstance(seat, int) else {"seat": "?"}
     if name == "Shown":
-        return tr(f"event.Shown.{item['kind']}.{item['effect']}", lang, seat=seat,
-                  cards=" ".join(shown(c, lang) for c in item["cards"]))
-    if name == "FlushPaid":
-        return tr("report.flush_paid", lang, seat=seat, each=item["each"])
-    if name == "MushkaWon":
-        return tr("event.MushkaWon", lang, seat=seat)
-    if name == "AllPassed":
-        return tr("event.AllPassed", lang)
-    if name == "LoneTakesAll":
-        return tr("event.LoneTakesAll", lang, seat=seat, tricks=item["tricks"])
-    if name == "GroupDeclared":
-        return tr("event.GroupDeclared", lang, seat=seat, count=item["count"])
-    if name == "WentOut":
-        return tr("event.WentOut", lang, seat=seat)
-    if name == "Deadlock":
-        return tr("event.Deadlock", lang)
-    if name == "TookTurnup":
-        return tr("report.took", lang, seat=seat, card=shown(item["card"], lang))
-    return str(name)
+        text = tr(f"event.Shown.{item['kind']}.{item['effect']}", lang,
+                  cards=" ".join(shown(c, lang) for c in item["cards"]), **who)
+    elif name == "FlushPaid":
+        text = tr("report.flush_paid", lang, each=item["each"], **who)
+    elif name == "MushkaWon":
+        text = tr("event.MushkaWon", lang, **who)
+    elif name == "AllPassed":
+        text = tr("event.AllPassed", lang)
+    elif name == "LoneTakesAll":
+        text = tr("event.LoneTakesAll", lang, tricks=item["tricks"], **who)
+    elif name == "GroupDeclared":
+        text = tr("event.GroupDeclared", lang, count=item["count"],
+                  count_cards=count_cards(item["count"], lang), **who)
+    elif name == "WentOut":
+        text = tr("event.WentOut", lang, **who)
+    elif name == "Deadlock":
+        text = tr("event.Deadlock", lang)
+    elif name == "TookTurnup":
+        text = tr("report.took", lang, card=shown(item["card"], lang), **who)
+    else:
+        text = str(name)
+    return sentence(text, lang)
 
 
 add_texts({
-    "report.deal": ("Deal {number} (dealer: seat {dealer})", "Сдача {number} (сдаёт игрок {dealer})"),
+    "report.deal": ("Deal {number} (dealer: {dealer})", "Сдача {number} (сдаёт {dealer})"),
     "report.trump": ("turned up {card}", "открыта {card}"),
     "report.declarations": ("declarations:", "объявления:"),
     "report.pass": ("pass", "пас"),
-    "report.stand": ("plays, exchanged {count}", "играет, прикупил {count}"),
-    "report.tricks": ("tricks per seat: {tricks}", "взятки по местам: {tricks}"),
+    "report.stand": ("plays, exchanged {cards}", "играет, прикупил {cards}"),
+    "report.stand_pat": ("plays without exchanging", "играет без прикупа"),
+    "report.tricks": ("tricks: {tricks}", "взятки: {tricks}"),
     "report.records": ("records: {records}", "записи: {records}"),
-    "report.pot": ("pot {pot}; balances {balances}", "касса {pot}; деньги {balances}"),
+    "report.pot": ("pot {pot}; balances: {balances}", "касса {pot}; деньги: {balances}"),
     "report.unfinished": ("(the deal is not finished)", "(сдача не доиграна)"),
     "report.game_unfinished": ("The game is not finished.", "Игра не окончена."),
-    "report.winner": ("Seat {winner} wins. Money: {money}", "Выиграл игрок {winner}. Деньги: {money}"),
+    "report.winner": ("{winner} wins. Money: {money}", "Выиграл {winner}. Деньги: {money}"),
     "report.shared": ("The pot is shared. Money: {money}", "Касса поделена. Деньги: {money}"),
     "report.by_mushka": ("The partie ended with a mushka (special hand).",
                          "Партия окончена мушкой (особой рукой)."),
     "report.truncated": ("Stopped at the deal limit.", "Остановлено по пределу сдач."),
-    "report.flush_paid": ("flush paid to seat {seat}: {each} from every other player",
-                          "плата за масть игроку {seat}: по {each} с каждого"),
-    "report.took": ("seat {seat} (dealer) took the turned-up {card}",
-                    "игрок {seat} (сдающий) взял открытую {card}"),
+    "report.flush_paid": ("flush paid to {seat}: {each} from every other player",
+                          "плата за масть: {seat} получает по {each} с каждого"),
+    "report.took": ("{seat} (dealer) took the turned-up {card}",
+                    "{seat} (сдающий) взял открытую {card}"),
 })

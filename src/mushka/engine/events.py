@@ -15,13 +15,14 @@ from typing import ClassVar
 
 from mushka.cards import Card, Suit, format_cards
 from mushka.engine.types import DealResult
+from mushka.engine.wording import SEAT_FIELDS, Names, count_cards, per_seat, seat_name, seat_params, sentence
 from mushka.i18n import add_texts, has, tr
 
 Cards = tuple[Card, ...]
 
 
-def _fmt(value: object, lang: str) -> object:
-    """Render one event field for a sentence in ``lang``."""
+def _fmt(value: object, lang: str, names: Names = None) -> object:
+    """Render one event field for a sentence in ``lang`` (seats by ``names`` where known)."""
     if value is None:
         return "?"
     if isinstance(value, Card):
@@ -34,8 +35,9 @@ def _fmt(value: object, lang: str) -> object:
         if all(isinstance(v, Card) for v in value):
             return format_cards(value, symbols=True, lang=lang)
         if all(isinstance(v, tuple) and len(v) == 2 for v in value):
-            return " ".join(f"{s}:{_fmt(c, lang)}" for s, c in value)
-        return " ".join(f"{s}:{v}" for s, v in enumerate(value))
+            # A trick's cards in play order, each with who played it.
+            return ", ".join(f"{_fmt(c, lang)} ({seat_name(s, lang, names)})" for s, c in value)
+        return per_seat(value, lang, names)
     summary = getattr(value, "summary", None)
     if callable(summary):
         return summary(lang)
@@ -64,13 +66,25 @@ class Event:
     def _visible_to(self, viewer: int | None) -> bool:
         return viewer is not None and viewer == getattr(self, self._owner)
 
-    def describe(self, lang: str = "en") -> str:
-        """One line for a human, in ``lang``; a redacted event reads without its hidden cards."""
-        params = {f.name: _fmt(getattr(self, f.name), lang) for f in fields(self)}
+    def describe(self, lang: str = "en", names: Names = None) -> str:
+        """One line for a human, in ``lang``; a redacted event reads without its hidden cards.
+
+        Seats read as the players' ``names`` where given, else as "seat 2".
+        """
+        params: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in SEAT_FIELDS and type(value) is int:
+                params.update(seat_params(f.name, value, lang, names))
+            else:
+                params[f.name] = _fmt(value, lang, names)
+        count = getattr(self, "count", None)
+        if isinstance(count, int):
+            params["count_cards"] = count_cards(count, lang)
         key = self._key()
         if any(getattr(self, f) is None for f in self._private) and has(key + ".hidden"):
             key += ".hidden"
-        return tr(key, lang, **params)
+        return sentence(tr(key, lang, **params), lang)
 
     def _key(self) -> str:
         return "event." + type(self).__name__
@@ -93,12 +107,14 @@ class Dealt(Event):
         """Each seat sees its own hand only; a spectator sees none."""
         return replace(self, hands=tuple(h if s == viewer else None for s, h in enumerate(self.hands)))
 
-    def describe(self, lang: str = "en") -> str:
+    def describe(self, lang: str = "en", names: Names = None) -> str:
         """One line for a human, in ``lang``; hands shown only where known."""
-        known = [f"{s}: {_fmt(h, lang)}" for s, h in enumerate(self.hands) if h is not None]
+        known = [f"{seat_name(s, lang, names)}: {_fmt(h, lang)}" for s, h in enumerate(self.hands)
+                 if h is not None]
+        dealer = seat_params("dealer", self.dealer, lang, names)
         if not known:
-            return tr("event.Dealt", lang, dealer=self.dealer, talon=self.talon)
-        return tr("event.Dealt.own", lang, dealer=self.dealer, talon=self.talon, hands="; ".join(known))
+            return sentence(tr("event.Dealt", lang, talon=self.talon, **dealer), lang)
+        return sentence(tr("event.Dealt.own", lang, talon=self.talon, hands="; ".join(known), **dealer), lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +216,11 @@ class PlayStarted(Event):
     leader: int
     players: tuple[int, ...]
 
-    def describe(self, lang: str = "en") -> str:
+    def describe(self, lang: str = "en", names: Names = None) -> str:
         """One line for a human, in ``lang``."""
-        return tr(self._key(), lang, leader=self.leader, players=", ".join(map(str, self.players)))
+        players = ", ".join(seat_name(s, lang, names) for s in self.players)
+        return sentence(tr(self._key(), lang, players=players, **seat_params("leader", self.leader, lang, names)),
+                        lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,10 +361,11 @@ class Paid(Event):
     amount: int
     reason: str
 
-    def describe(self, lang: str = "en") -> str:
+    def describe(self, lang: str = "en", names: Names = None) -> str:
         """One line for a human, in ``lang``."""
         key = "event.Paid.in" if self.amount >= 0 else "event.Paid.out"
-        return tr(key, lang, seat=self.seat, amount=abs(self.amount), reason=tr("reason." + self.reason, lang))
+        return sentence(tr(key, lang, amount=abs(self.amount), reason=tr("reason." + self.reason, lang),
+                           **seat_params("seat", self.seat, lang, names)), lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,79 +374,85 @@ class DealEnded(Event):
 
     result: DealResult
 
+    def describe(self, lang: str = "en", names: Names = None) -> str:
+        """One line for a human, in ``lang``: the settlement with the players' names."""
+        return tr("event.DealEnded", lang, result=self.result.summary(lang, names))
 
+
+# "{seat}" reads "seat 2" / "игрок 2" or the player's name, always where Russian needs the
+# nominative (a name does not decline): see engine/wording.py.
 add_texts({
-    "event.Dealt": ("Seat {dealer} deals; {talon} cards in the talon.",
-                    "Сдаёт игрок {dealer}; в прикупе {talon} карт."),
-    "event.Dealt.own": ("Seat {dealer} deals; {talon} cards in the talon. Hands: {hands}",
-                        "Сдаёт игрок {dealer}; в прикупе {talon} карт. Карты: {hands}"),
+    "event.Dealt": ("{dealer} deals; {talon} cards in the talon.",
+                    "{dealer} сдаёт; в прикупе {talon} карт."),
+    "event.Dealt.own": ("{dealer} deals; {talon} cards in the talon. Hands: {hands}",
+                        "{dealer} сдаёт; в прикупе {talon} карт. Карты: {hands}"),
     "event.TurnedUp": ("The turned-up card is {card}.", "Открыта карта {card}."),
-    "event.Shown.flush.wins_mushka": ("Seat {seat} shows five of a suit {cards} and wins the мушка.",
-                                      "Игрок {seat} открывает пять карт одной масти {cards} и выигрывает мушку."),
-    "event.Shown.flush.side_payment": ("Seat {seat} shows five of a suit {cards}.",
-                                       "Игрок {seat} открывает пять карт одной масти {cards}."),
+    "event.Shown.flush.wins_mushka": ("{seat} shows five of a suit {cards} and wins the mushka.",
+                                      "{seat} открывает пять карт одной масти {cards} и выигрывает мушку."),
+    "event.Shown.flush.side_payment": ("{seat} shows five of a suit {cards}.",
+                                       "{seat} открывает пять карт одной масти {cards}."),
     "event.Shown.privileged_four.wins_mushka": (
-        "Seat {seat} shows four of a suit and the privileged card {cards} and wins the мушка.",
-        "Игрок {seat} открывает четыре карты одной масти и преимущественную карту {cards} и выигрывает мушку."),
+        "{seat} shows four of a suit and the privileged card {cards} and wins the mushka.",
+        "{seat} открывает четыре карты одной масти и преимущественную карту {cards} и выигрывает мушку."),
     "event.Shown.privileged_four.side_payment": (
-        "Seat {seat} shows four of a suit and the privileged card {cards}.",
-        "Игрок {seat} открывает четыре карты одной масти и преимущественную карту {cards}."),
-    "event.TookTurnup": ("Seat {seat} (dealer) takes {card} and discards {discard}.",
-                         "Игрок {seat} (сдающий) берёт {card} и сбрасывает {discard}."),
-    "event.Declared.pass": ("Seat {seat} passes.", "Игрок {seat}: пас."),
-    "event.Declared.stand": ("Seat {seat} stands pat.", "Игрок {seat} играет без прикупа."),
-    "event.Declared.exchange.hidden": ("Seat {seat} stands and exchanges {count} card(s).",
-                                       "Игрок {seat} играет, прикуп: {count}."),
-    "event.TookTurnup.hidden": ("Seat {seat} (dealer) takes {card} and discards a card.",
-                                "Игрок {seat} (сдающий) берёт {card} и сбрасывает карту."),
-    "event.CardTaken.hidden": ("Seat {taker} takes a card from seat {owner}'s group.",
-                               "Игрок {taker} берёт карту у игрока {owner}."),
-    "event.GroupSettled.hidden": ("Seat {owner} gets {returned} back and draws {drawn_count}.",
-                                  "Игроку {owner} возвращено {returned}, он прикупает {drawn_count}."),
-    "event.Discarded.hidden": ("Seat {seat} discards a card.", "Игрок {seat} сбрасывает карту."),
-    "event.Drew.kept.hidden": ("Seat {seat} draws a card, keeps it and passes.",
-                               "Игрок {seat} прикупает карту, оставляет её и пасует."),
-    "event.Declared.exchange": ("Seat {seat} stands and exchanges {count}: {discards} for {drawn}.",
-                                "Игрок {seat} играет и прикупает {count}: {discards} на {drawn}."),
-    "event.FlushPaid": ("Seat {seat} is paid {each} by every other player ({total} in all).",
-                        "Игрок {seat} получает по {each} с каждого партнёра (всего {total})."),
-    "event.MushkaWon": ("Seat {seat} wins the мушка: the deal stops and he takes the records.",
-                        "Игрок {seat} выигрывает мушку: сдача остановлена, он берёт записи."),
+        "{seat} shows four of a suit and the privileged card {cards}.",
+        "{seat} открывает четыре карты одной масти и преимущественную карту {cards}."),
+    "event.TookTurnup": ("{seat} (dealer) takes {card} and discards {discard}.",
+                         "{seat} (сдающий) берёт {card} и сбрасывает {discard}."),
+    "event.Declared.pass": ("{seat} passes.", "{seat}: пас."),
+    "event.Declared.stand": ("{seat} stands pat.", "{seat} играет без прикупа."),
+    "event.Declared.exchange.hidden": ("{seat} stands and exchanges {count_cards}.",
+                                       "{seat} играет и прикупает {count_cards}."),
+    "event.TookTurnup.hidden": ("{seat} (dealer) takes {card} and discards a card.",
+                                "{seat} (сдающий) берёт {card} и сбрасывает карту."),
+    "event.CardTaken.hidden": ("{taker} takes a card from {owner}'s group.",
+                               "{taker} берёт карту; группу объявил {owner}."),
+    "event.GroupSettled.hidden": ("{owner} gets {returned} back and draws {drawn_count}.",
+                                  "{owner}: возвращено {returned}, прикуплено {drawn_count}."),
+    "event.Discarded.hidden": ("{seat} discards a card.", "{seat} сбрасывает карту."),
+    "event.Drew.kept.hidden": ("{seat} draws a card, keeps it and passes.",
+                               "{seat} прикупает карту, оставляет её и пасует."),
+    "event.Declared.exchange": ("{seat} stands and exchanges {count_cards}: {discards} for {drawn}.",
+                                "{seat} играет и прикупает {count_cards}: {discards} на {drawn}."),
+    "event.FlushPaid": ("{seat} is paid {each} by every other player ({total} in all).",
+                        "{seat} получает по {each} с каждого партнёра (всего {total})."),
+    "event.MushkaWon": ("{seat} wins the mushka and takes the records; the deal stops.",
+                        "{seat} выигрывает мушку и берёт записи; сдача остановлена."),
     "event.AllPassed": ("Everybody passed.", "Все спасовали."),
-    "event.LoneTakesAll": ("Seat {seat} stands alone and takes all {tricks} tricks.",
-                           "Игрок {seat} играет один и берёт все {tricks} взяток."),
-    "event.PlayStarted": ("Trick play: seat {leader} leads; playing: {players}.",
-                          "Розыгрыш: первым ходит игрок {leader}; играют: {players}."),
-    "event.Played": ("Seat {seat} plays {card}.", "Игрок {seat} кладёт {card}."),
-    "event.TrickTaken": ("Trick {number} ({cards}) to seat {seat}.",
-                         "Взятка {number} ({cards}) — игроку {seat}."),
-    "event.TrickTaken.value": ("Trick {number} in {suit} ({cards}) to seat {seat}, worth {value}.",
-                               "Взятка {number}, {suit} ({cards}) — игроку {seat}, стоит {value}."),
-    "event.GroupDeclared": ("Seat {seat} declares {count} cards of one suit and lays them face down.",
-                            "Игрок {seat} объявляет {count} карты одной масти и кладёт их крапом вверх."),
-    "event.CardTaken": ("Seat {taker} takes a card ({card}) from seat {owner}'s group.",
-                        "Игрок {taker} берёт карту ({card}) у игрока {owner}."),
+    "event.LoneTakesAll": ("{seat} stands alone and takes all {tricks} tricks.",
+                           "{seat} играет один и берёт все {tricks} взяток."),
+    "event.PlayStarted": ("Trick play: {leader} leads; playing: {players}.",
+                          "Розыгрыш: первым ходит {leader}; играют: {players}."),
+    "event.Played": ("{seat} plays {card}.", "{seat} кладёт {card}."),
+    "event.TrickTaken": ("Trick {number} to {seat}: {cards}.",
+                         "Взятку {number} берёт {seat}: {cards}."),
+    "event.TrickTaken.value": ("Trick {number} in {suit} to {seat}, worth {value}: {cards}.",
+                               "Взятку {number}, {suit}, берёт {seat}, она стоит {value}: {cards}."),
+    "event.GroupDeclared": ("{seat} declares {count_cards} of one suit and lays them face down.",
+                            "{seat} объявляет {count_cards} одной масти и кладёт их крапом вверх."),
+    "event.CardTaken": ("{taker} takes a card ({card}) from {owner}'s group.",
+                        "{taker} берёт карту ({card}); группу объявил {owner}."),
     "event.GroupSettled": (
-        "Seat {owner} gets {returned} back and draws {drawn_count} ({drawn}); taken: {taken}.",
-        "Игроку {owner} возвращено {returned}, он прикупает {drawn_count} ({drawn}); взяты: {taken}.",
+        "{owner} gets {returned} back and draws {drawn_count} ({drawn}); taken: {taken}.",
+        "{owner}: возвращено {returned}, прикуплено {drawn_count} ({drawn}); взяты: {taken}.",
     ),
-    "event.Discarded": ("Seat {seat} discards a card ({card}).", "Игрок {seat} сбрасывает карту ({card})."),
-    "event.Drew.played": ("Seat {seat} draws {card} and plays it.",
-                          "Игрок {seat} прикупает {card} и кладёт её."),
-    "event.Drew.kept": ("Seat {seat} draws a card ({card}), keeps it and passes.",
-                        "Игрок {seat} прикупает карту ({card}), оставляет её и пасует."),
-    "event.Passed": ("Seat {seat} passes.", "Игрок {seat}: пас."),
-    "event.Passed.penalty": ("Seat {seat} passes holding the suit and pays a remiz of {penalty}.",
-                             "Игрок {seat} пасует, имея масть, и платит ремиз {penalty}."),
-    "event.TakenBack": ("Nobody covered {card}: seat {seat} takes it back; seat {next_leader} leads.",
-                        "На {card} никто не дал карты: игрок {seat} берёт её обратно; ходит игрок {next_leader}."),
-    "event.WentOut": ("Seat {seat} has no cards left.", "Игрок {seat} снёс все карты."),
+    "event.Discarded": ("{seat} discards a card ({card}).", "{seat} сбрасывает карту ({card})."),
+    "event.Drew.played": ("{seat} draws {card} and plays it.",
+                          "{seat} прикупает {card} и кладёт её."),
+    "event.Drew.kept": ("{seat} draws a card ({card}), keeps it and passes.",
+                        "{seat} прикупает карту ({card}), оставляет её и пасует."),
+    "event.Passed": ("{seat} passes.", "{seat}: пас."),
+    "event.Passed.penalty": ("{seat} passes holding the suit and pays a remiz of {penalty}.",
+                             "{seat} пасует, имея масть, и платит ремиз {penalty}."),
+    "event.TakenBack": ("Nobody covered {card}: {seat} takes it back; {next_leader} leads.",
+                        "На {card} никто не дал карты: {seat} берёт её обратно; ходит {next_leader}."),
+    "event.WentOut": ("{seat} has no cards left.", "{seat} снёс все карты."),
     "event.Deadlock": ("Four leads in a row were taken back: the game ends with nobody out.",
                        "Четыре хода подряд взяты обратно: игра окончена, никто не вышел."),
-    "event.Paid.in": ("Seat {seat} pays {amount} into the pot ({reason}).",
-                      "Игрок {seat} вносит в кассу {amount} ({reason})."),
-    "event.Paid.out": ("Seat {seat} receives {amount} from the pot ({reason}).",
-                       "Игрок {seat} получает из кассы {amount} ({reason})."),
+    "event.Paid.in": ("{seat} pays {amount} into the pot ({reason}).",
+                      "{seat} вносит в кассу {amount} ({reason})."),
+    "event.Paid.out": ("{seat} receives {amount} from the pot ({reason}).",
+                       "{seat} получает из кассы {amount} ({reason})."),
     "event.DealEnded": ("Deal over: {result}", "Сдача окончена: {result}"),
     "reason.ante": ("ante", "взнос"),
     "reason.renege": ("remiz for passing with the suit", "ремиз за пас при масти"),

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from mushka.cards import Card
+from mushka.engine.wording import Names, per_seat, seat_params
 from mushka.i18n import add_texts, tr
 
 
@@ -74,7 +75,7 @@ class DealResult:
     flush_seat: int | None = None
     """MI9-MI12: the seat paid for the best flush, if any."""
     mushka: int | None = None
-    """C22/MI13: the seat that won the мушка with a special hand (deal stopped)."""
+    """C22/MI13: the seat that won the mushka with a special hand (deal stopped)."""
     all_passed: bool = False
     """C9: everybody passed."""
     lone: int | None = None
@@ -92,23 +93,22 @@ class DealResult:
     trick_log: tuple[TrickRecord, ...] = field(default=(), repr=False)
     """Every counted trick in order."""
 
-    def summary(self, lang: str = "en") -> str:
-        """A one-line human summary in ``lang``."""
+    def summary(self, lang: str = "en", names: Names = None) -> str:
+        """A one-line human summary in ``lang``, seats by the players' ``names`` where given."""
         if self.mushka is not None:
-            return tr("result.mushka", lang, seat=self.mushka)
+            return tr("result.mushka", lang, **seat_params("seat", self.mushka, lang, names))
         if self.all_passed:
             return tr("result.all_passed", lang)
-        tricks = " ".join(f"{s}:{t}" for s, t in enumerate(self.tricks))
+        tricks = per_seat(self.tricks, lang, names)
         if self.variant == "kopilka":
-            money = " ".join(f"{s}:{m:+d}" for s, m in enumerate(self.money))
+            money = per_seat(self.money, lang, names, signed=True)
             key = "result.deadlock" if self.deadlock else "result.kopilka"
-            return tr(key, lang, tricks=tricks, out=self.out, money=money, pot=self.pot)
-        rec = " ".join(
-            f"{s}:{d:+d}" for s, d in enumerate(self.record_delta) if self.standing[s]
-        )
+            out = seat_params("out", self.out, lang, names) if self.out is not None else {"out": "—"}
+            return tr(key, lang, tricks=tricks, money=money, pot=self.pot, **out)
+        rec = per_seat(self.record_delta, lang, names, signed=True, only=self.standing)
         text = tr("result.trump", lang, tricks=tricks, records=rec)
         if self.flush_seat is not None:
-            text += " " + tr("result.flush", lang, seat=self.flush_seat)
+            text += " " + tr("result.flush", lang, **seat_params("seat", self.flush_seat, lang, names))
         return text
 
     def to_json(self) -> dict[str, object]:
@@ -135,13 +135,13 @@ class DealResult:
 
 
 add_texts({
-    "result.mushka": ("seat {seat} won the мушка; the deal stopped.",
-                      "игрок {seat} выиграл мушку; сдача остановлена."),
+    "result.mushka": ("{seat} won the mushka; the deal stopped.",
+                      "{seat} выиграл мушку; сдача остановлена."),
     "result.all_passed": ("everybody passed.", "все спасовали."),
-    "result.trump": ("tricks {tricks}; records {records}.", "взятки {tricks}; записи {records}."),
-    "result.flush": ("Flush paid to seat {seat}.", "Плата за одномастные карты — игроку {seat}."),
-    "result.kopilka": ("tricks {tricks}; seat {out} went out; money {money}; pot {pot}.",
-                       "взятки {tricks}; первым снёс карты игрок {out}; деньги {money}; касса {pot}."),
-    "result.deadlock": ("tricks {tricks}; deadlock, nobody went out; money {money}; pot {pot}.",
-                        "взятки {tricks}; тупик, никто не вышел; деньги {money}; касса {pot}."),
+    "result.trump": ("tricks: {tricks}; records: {records}.", "взятки: {tricks}; записи: {records}."),
+    "result.flush": ("Flush paid to {seat}.", "За одномастные карты получает {seat}."),
+    "result.kopilka": ("tricks: {tricks}; {out} went out first; money: {money}; pot {pot}.",
+                       "взятки: {tricks}; первым снёс карты {out}; деньги: {money}; касса {pot}."),
+    "result.deadlock": ("tricks: {tricks}; deadlock, nobody went out; money: {money}; pot {pot}.",
+                        "взятки: {tricks}; тупик, никто не вышел; деньги: {money}; касса {pot}."),
 })

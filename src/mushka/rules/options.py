@@ -357,7 +357,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
               "сколько денег стоит очко записи при расчёте с победителем"),
     _spec_choice("flush", ("C22", "MI9", "MI14"), _trump("side_payment"),
                  _parse_flush, _check_flush, _FLUSH_MODES,
-                 "what five cards of one suit do: win the мушка, earn a side payment, or nothing",
+                 "what five cards of one suit do: win the mushka, earn a side payment, or nothing",
                  "что дают пять карт одной масти: выигрыш мушки, отдельную плату или ничего"),
     _spec_choice("privileged_four", ("C22", "MI13"), _trump("wins_mushka"),
                  _parse_four, _check_four, ("as_flush", *_FLUSH_MODES),

@@ -67,7 +67,7 @@ SECTIONS: Final[tuple[Section, ...]] = (
     Section("deal", "Deal and trump", "Сдача и козырь"),
     Section("declaring", "Declaring and exchanging (прикупка)", "Объявление игры и прикупка"),
     Section("redistribution", "Three or more cards of a suit", "Три и более карты одной масти"),
-    Section("privileged", "The privileged card (мушка)", "Преимущественная карта (мушка)"),
+    Section("privileged", "The privileged card (the mushka)", "Преимущественная карта (мушка)"),
     Section("tricks", "Playing the tricks", "Розыгрыш взяток"),
     Section("end", "End of a game", "Конец игры"),
     Section("scoring", "Scoring: the record (запись)", "Счёт: запись"),
@@ -205,7 +205,7 @@ _TEXTS: Final[tuple[RuleText, ...]] = (
        "{c10_body}",
        "lone_player"),
     _r("C11", "privileged", "SEED",
-       "{Priv_name} ({priv}) is the privileged card, the мушка: it beats a trick of any "
+       "{Priv_name} ({priv}) is the privileged card, the mushka: it beats a trick of any "
        "suit (C12 says exactly how).",
        "{Priv_name} ({priv}) изображает мушку — это преимущественная карта: он перекрывает "
        "взятку любой масти (как именно — в C12)."),
@@ -270,11 +270,11 @@ _TEXTS: Final[tuple[RuleText, ...]] = (
        "stake"),
     _r("C22", "special", "DEC",
        "{c22_body} Five spades with the ace of spades count as four spades and the ace of spades. "
-       "This is how the мушка-мистигри text treats cards of one suit, with the ace of spades in the "
+       "This is how the Mushka-mistigri text treats cards of one suit, with the ace of spades in the "
        "place of the K♣. Hands are checked right after the deal and right after each player's "
        "declaration (for the dealer, his take of the turned-up card and his declaration together); "
-       "a hand that wins the мушка takes precedence over the flushes of that deal. If several hands "
-       "that win the мушка appear at once, the best wins: by the suit of the four (or of the five) "
+       "a hand that wins the mushka takes precedence over the flushes of that deal. If several hands "
+       "that win the mushka appear at once, the best wins: by the suit of the four (or of the five) "
        "in the order of MI10, ♠ < ♣ < ♦ < ♥, then by the card points of MI11 over all five cards, "
        "then the earlier seat from the eldest. Of several flushes only the best is paid, in the "
        "same order (MI10-MI12).",
@@ -412,7 +412,7 @@ _TEXTS: Final[tuple[RuleText, ...]] = (
        "по очереди сбрасывают по одной слабой карте.",
        "redistribution"),
     _r("K9", "privileged", "SEED",
-       "The A♠ is the мушка: it beats a trick of any suit and may be played to any trick.",
+       "The A♠ is the mushka: it beats a trick of any suit and may be played to any trick.",
        "Пиковый туз изображает мушку: он перекрывает взятку любой масти, и его можно положить на "
        "любую взятку."),
     _r("K10", "tricks", "DEC",
@@ -986,7 +986,7 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
 
     def effect(mode: str, option: str) -> str:
         if mode == "wins_mushka":
-            return _pick(lang, "the holder must show his hand and wins the мушка at once; the deal stops and C21 "
+            return _pick(lang, "the holder must show his hand and wins the mushka at once; the deal stops and C21 "
                          "applies.",
                          "игрок обязан открыть карты и сразу выигрывает мушку; сдача останавливается, "
                          "действует C21.")
@@ -1026,7 +1026,7 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
     elif rules.flush == "wins_mushka":
         out["mi9_body"] = _pick(
             lang, "A player who has five cards of one suit after the deal or after an exchange shows his hand "
-            "and wins the мушка at once, as in C22 (option flush=wins_mushka).",
+            "and wins the mushka at once, as in C22 (option flush=wins_mushka).",
             "Игрок, у которого при сдаче или после прикупки пять карт одной масти, открывает карты и сразу "
             "выигрывает мушку, как в C22 (настройка flush=wins_mushka).")
     else:
@@ -1034,11 +1034,11 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
                                 "Пять карт одной масти ничего не дают (настройка flush=none).")
     if four_mode == "wins_mushka":
         out["mi13_body"] = _pick(
-            lang, "A player with four cards of one suit and the K♣ as the fifth wins the мушка: he takes all "
+            lang, "A player with four cards of one suit and the K♣ as the fifth wins the mushka: he takes all "
             "the records (C21) and a new partie begins. The hand is checked after the deal and after each "
             "declaration, like MI12; it stops the deal at once and takes precedence over MI9 in that deal. "
             "Five clubs with the K♣ count as four clubs and the K♣ (this rule, not MI9). If several hands "
-            "win the мушка at once (possible with option flush=wins_mushka), the best wins by C22's order: "
+            "win the mushka at once (possible with option flush=wins_mushka), the best wins by C22's order: "
             "the suit of the four, then card points, then the earlier seat from the eldest.",
             "Игрок, имеющий на руках четыре карты одной масти и короля треф пятым, выигрывает мушку, то "
             "есть берёт с игроков все записи (C21), и партия начинается снова. Рука проверяется после "

@@ -41,12 +41,12 @@ from mushka.server.protocol import (
     Health,
     JoinTable,
     Lang,
-    RecordList,
     TableList,
 )
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.store import SqlStore, TableStore
 from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
+from mushka.server.tutorial import CreateTutorial, start_tutorial
 from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
@@ -261,6 +261,16 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
             return error_reply(exc, lang)
         return json_reply(reply, 201)
 
+    async def create_tutorial(request: Request) -> Response:
+        limit(request)
+        body = await read_body(request, CreateTutorial)
+        lang = request_lang(request, body.lang)
+        try:
+            reply = await start_tutorial(lobby(), body, lang, address=client_address(request.scope))
+        except MushkaError as exc:
+            return error_reply(exc, lang)
+        return json_reply(reply, 201)
+
     async def get_table(request: Request) -> Response:
         table = await lobby().get(request.path_params["table_id"])
         return json_reply(table.info(request_lang(request)))
@@ -292,7 +302,13 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
-        return json_reply(RecordList(records=await lobby().records(count, offset)))
+        return Response(await lobby().records_json(count, offset), media_type="application/json")
+
+    async def ratings(request: Request) -> Response:
+        # The board lives in memory (rebuilt from the stored games at the start): a cheap read.
+        count = int_param(request, "limit", 20, 1, 200)
+        name = (request.query_params.get("name") or "")[:64] or None
+        return json_reply(lobby().board(name, count))
 
     async def table_socket(websocket: WebSocket) -> None:
         try:
@@ -308,11 +324,13 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         Route("/api/meta", guarded(meta), methods=["GET"]),
         Route("/api/tables", guarded(list_tables), methods=["GET"]),
         Route("/api/tables", guarded(create_table), methods=["POST"]),
+        Route("/api/tutorial", guarded(create_tutorial), methods=["POST"]),
         Route("/api/tables/{table_id}", guarded(get_table), methods=["GET"]),
         Route("/api/tables/{table_id}/join", guarded(join_table), methods=["POST"]),
         Route("/api/tables/{table_id}/record", guarded(get_record), methods=["GET"]),
         Route("/api/tables/{table_id}/rules", guarded(get_rules), methods=["GET"]),
         Route("/api/records", guarded(list_records), methods=["GET"]),
+        Route("/api/ratings", guarded(ratings), methods=["GET"]),
         Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
         Route("/api/records/{table_id}/replay", guarded(get_replay), methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),

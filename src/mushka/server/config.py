@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mushka.server.protocol import MAX_MESSAGE_BYTES
+from mushka.server.protocol import MAX_MESSAGE_BYTES, TURN_SECONDS
 from mushka.server.store import SqliteSync
 from mushka.server.thinkers import PoolKind
 
@@ -87,6 +87,15 @@ class ServerConfig:
     """HTTP connections one client address may hold at once (0: no limit)."""
     ws_per_address: int = 64
     """WebSocket connections one client address may hold at once, over every table (0: no limit)."""
+    turn_choices: tuple[int, ...] = TURN_SECONDS
+    """P15: the turn timers a new table may ask for, in seconds per move (0: none)."""
+    chat_rate: float = 0.5
+    """P16: chat lines per second a connection may send on average."""
+    chat_burst: int = 5
+    """P16: chat lines a connection may send at once."""
+    chat_address_rate: float = 1.0
+    """P16: chat lines per second all connections of one address may send together."""
+    chat_address_burst: int = 10
     queue_size: int = 512
     """Messages waiting for a slow connection before it is dropped (it can resync)."""
     keep_finished: float = 900.0

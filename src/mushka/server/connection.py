@@ -25,17 +25,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
 from mushka.server.guards import client_address
+from mushka.server.hint import send_hint
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
     PROTOCOL_VERSION,
     Act,
+    AskHint,
+    Back,
+    Chat,
     ClientMessage,
     Error,
     Hello,
     Lang,
     Leave,
+    Listen,
     Ping,
     Pong,
     Rematch,
@@ -72,6 +77,8 @@ class Connection:
         self.greeted = False
         self.strikes = 0
         self.bucket = TokenBucket(self.config.rate, self.config.burst)
+        self.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst)
+        """P16: this connection's budget of chat lines (besides its address's)."""
         self.address = client_address(websocket.scope)
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.config.queue_size)
         self._close_code: int | None = None
@@ -277,6 +284,27 @@ class Connection:
         self.lang = message.lang
         await self._table().resync(self, message.id)
 
+    async def on_back(self, message: Back) -> None:
+        """P15: take the seat back from the bot that plays for it."""
+        await self._table().back(self)
+
+    async def on_chat(self, message: Chat) -> None:
+        """P16: one line of table chat, within this connection's and this address's budgets."""
+        mine = self.chat_bucket.allow()
+        if not mine or not self.lobby.chats.allow(self.address):
+            rate, burst = ((self.config.chat_rate, self.config.chat_burst) if not mine else
+                           (self.config.chat_address_rate, self.config.chat_address_burst))
+            raise ProtocolError("chat_rate", rule="P16", count=burst, seconds=round(burst / rate))
+        self._table().say(self, text=message.text, phrase=message.phrase)
+
+    async def on_listen(self, message: Listen) -> None:
+        """P16: hear the spectators' chat, or not."""
+        self._table().chat.listen(self, message.spectators)
+
+    async def on_hint(self, message: AskHint) -> None:
+        """P17: suggest a move (practice tables only)."""
+        await send_hint(self._table(), self, message.id)
+
     async def on_ping(self, message: Ping) -> None:
         """Keep-alive; the table's version tells the client whether it missed something (P7)."""
         # The version last sent, not the one being stored: a change on its way is not a gap.
@@ -293,6 +321,10 @@ HANDLERS: Final[dict[str, Handler]] = {
     "leave": Connection.on_leave,
     "rematch": Connection.on_rematch,
     "lang": Connection.on_lang,
+    "back": Connection.on_back,
+    "chat": Connection.on_chat,
+    "listen": Connection.on_listen,
+    "hint": Connection.on_hint,
     "ping": Connection.on_ping,
 }
 """The dispatch table: one handler per client message type (P2)."""

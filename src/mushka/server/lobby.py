@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
-from mushka.bots import DEFAULT_LEVEL, fair_bots
+from mushka.bots import LEVELS, fair_bots, strongest_bot
 from mushka.errors import MushkaError, OptionsError
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
@@ -34,6 +34,8 @@ from mushka.server.protocol import (
     Limits,
     Meta,
     OptionInfo,
+    RatingsReply,
+    RecordList,
     RecordSummary,
     RulesReply,
     SeatKind,
@@ -42,11 +44,13 @@ from mushka.server.protocol import (
     VariantInfo,
 )
 from mushka.server.ratelimit import AddressLimiter
+from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
 from mushka.server.store import TableStore
 from mushka.server.table import Client, Seat, Services, Table, TableMoved, hash_token, new_token
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
+from mushka.server.timer import turn_seconds
 from mushka.server.wire import clean_name
 from mushka.server.writer import Writer
 
@@ -58,6 +62,12 @@ FINISHED_KEPT: Final = 64
 PING_TIMEOUT: Final = 2.0
 """Seconds ``/api/health`` waits for the database to answer before it reports it unreachable."""
 
+RECORDS_FRESH: Final = 1.0
+"""Seconds a page of the list of finished games is served as made (readers share it)."""
+
+LISTS_KEPT: Final = 16
+"""Pages of the list of finished games kept (by limit and offset)."""
+
 REPLAYS_KEPT: Final = 32
 """Replays kept ready in memory (a finished game never changes, so they stay right)."""
 
@@ -67,9 +77,18 @@ def available_bots() -> list[str]:
     return fair_bots()
 
 
+def strongest_level() -> str:
+    """The id of the strongest fair level (the one :func:`mushka.bots.strongest_bot` plays)."""
+    spec = strongest_bot()
+    return next((lv.id for lv in LEVELS if lv.spec == spec), LEVELS[-1].id)
+
+
 def pick_default_bot(names: list[str]) -> str:
-    """The level front ends propose first (``strong``) when offered, else the heuristic bot, else random."""
-    for name in (DEFAULT_LEVEL, "heuristic"):
+    """The default opponent: the strongest fair level when offered, else the strongest level
+    offered, else the heuristic bot, else random.  Every search level is bounded in time per
+    decision (``seconds=``), so the strongest keeps the table's pace (docs/play.md)."""
+    ids = [lv.id for lv in LEVELS]
+    for name in (strongest_level(), *reversed(ids), "heuristic"):
         if name in names:
             return name
     return "random"
@@ -116,14 +135,19 @@ class Lobby:
         """P12: the WebSockets each address holds."""
         self._bot_tables: dict[str, str] = {}
         """Tables of bots only, by id: the address that made each."""
+        self.ratings = Ratings()
+        """Per-player statistics and ratings, rebuilt from the stored games at :meth:`open`."""
         self.services = Services(config=config, store=store, writer=self.writer, bots=tuple(allowed),
                                  thinkers=self.thinkers,
-                                 default_bot=default)
+                                 default_bot=default, game_over=self._count_game)
+        self.chats = AddressLimiter(config.chat_address_rate, config.chat_address_burst)
+        """P16: the chat lines of every connection of one address, together."""
         self.tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._replays: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lists: OrderedDict[tuple[int, int], tuple[float, asyncio.Task[str], tuple[int, int]]] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
@@ -134,6 +158,7 @@ class Lobby:
     async def open(self) -> None:
         """Start the writer, bring back every stored table that waits or plays and start their bots."""
         self.writer.start()
+        self.ratings = await asyncio.to_thread(Ratings.rebuild, self.store)
         stored = await asyncio.to_thread(self.store.load_active)
         for snap in stored:
             try:
@@ -177,6 +202,17 @@ class Lobby:
             t.evicted = True
             del self.tables[t.id]
         return len(idle)
+
+    def _count_game(self, table: Table) -> None:
+        """A game ended: its players' statistics and ratings move on."""
+        game = table.game
+        if game is not None and game.result is not None:
+            self.ratings.add(table.id, table.rules.variant, [s.snapshot() for s in table.seats],
+                             game.result.to_json())
+
+    def board(self, name: str | None, limit: int) -> RatingsReply:
+        """The leaderboard (``GET /api/ratings``)."""
+        return self.ratings.board(name, limit)
 
     # --- finding tables -----------------------------------------------------------------------
 
@@ -271,10 +307,13 @@ class Lobby:
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(9)
         host = tokens[0][0] if tokens else None
+        # P15: a practice table (one person, bots) has no timer unless asked; friends' tables do.
+        friends = any(s.kind == "open" for s in seats)
+        seconds = turn_seconds(request.turn_seconds, friends=friends, allowed=self.config.turn_choices)
         table = Table(
             self.services, table_id=table_id, rules=rules, seats=seats, host=host,
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
-            created=datetime.now(UTC),
+            created=datetime.now(UTC), turn_seconds=seconds,
         )
         try:
             await asyncio.to_thread(self.store.create, table.snapshot())
@@ -308,6 +347,7 @@ class Lobby:
             again = Table(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
+                turn_seconds=table.timer.seconds,
             )
             try:
                 await asyncio.to_thread(self.store.create, again.snapshot())
@@ -376,7 +416,7 @@ class Lobby:
                 raise ProtocolError("not_over", rule="P11", id=table_id)
         if snap.record is None:
             raise ProtocolError("no_record", rule="P12", id=table_id)
-        if not await asyncio.to_thread(_is_json, snap.record):
+        if not await self.thinkers.run(_is_json, snap.record):
             # Damaged in storage: set aside rather than served (the row stays for inspection).
             await asyncio.to_thread(self.store.quarantine, snap.id, "the stored record is not JSON")
             raise ProtocolError("no_record", rule="P12", id=table_id[:32])
@@ -403,6 +443,30 @@ class Lobby:
         """The rules of a table's variant by id, filled from its options, in ``lang``."""
         table = await self.get(table_id)
         return RulesReply(table=table.id, variant=table.rules.variant, lang=lang, rules=table.rule_texts(lang))
+
+    async def records_json(self, limit: int, offset: int) -> str:
+        """The JSON of a :class:`~mushka.server.protocol.RecordList` page, shared by every reader
+        until a game is stored as over or a record set aside (and for :data:`RECORDS_FRESH` at
+        most, for any change made otherwise)."""
+        loop = asyncio.get_running_loop()
+        key = (limit, offset)
+        # A game stored as over, or a record set aside, makes a new page at once.
+        changes = (self.writer.ended, len(getattr(self.store, "quarantined", ())))
+        made = self._lists.get(key)
+        if made is None or made[2] != changes or (made[1].done() and loop.time() - made[0] > RECORDS_FRESH):
+            async def page() -> str:
+                return RecordList(records=await self.records(limit, offset)).model_dump_json()
+
+            made = (loop.time(), loop.create_task(page()), changes)
+            self._lists[key] = made
+            self._lists.move_to_end(key)
+            while len(self._lists) > LISTS_KEPT:
+                self._lists.popitem(last=False)
+        try:
+            return await asyncio.shield(made[1])
+        except Exception:
+            self._lists.pop(key, None)  # not kept: the next reader tries again
+            raise
 
     async def records(self, limit: int, offset: int) -> list[RecordSummary]:
         """Finished games, newest first."""
@@ -435,7 +499,8 @@ class Lobby:
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,
-                                  bot_tables_now=len(self._bot_tables), bot_workers=self.thinkers.workers))
+                                  bot_tables_now=len(self._bot_tables), bot_workers=self.thinkers.workers,
+                                  turn_choices=list(c.turn_choices), chat_rate=c.chat_rate, chat_burst=c.chat_burst))
 
     async def database_answers(self) -> bool:
         """Whether storage answers a read within :data:`PING_TIMEOUT` (asked at most once a

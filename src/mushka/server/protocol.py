@@ -32,6 +32,16 @@ MAX_MESSAGE_BYTES: Final = 4096
 MAX_NAME: Final = 32
 """The longest player or table name."""
 
+MAX_CHAT: Final = 200
+"""P16: the longest line of free chat text (characters, after clean-up)."""
+
+CHAT_PHRASES: Final = ("hello", "good_luck", "good_game", "well_played", "nice_trick", "thanks", "sorry",
+                       "oops", "one_moment", "bye")
+"""P16: the quick phrases of the table chat (each receiver reads them in his own language)."""
+
+TURN_SECONDS: Final = (0, 15, 30, 60, 120)
+"""P15: the turn timers a table may have, in seconds per move (0: no timer)."""
+
 Lang = Literal["en", "ru"]
 """The languages of every text the server sends."""
 
@@ -132,6 +142,42 @@ class SetLang(Message):
     id: RequestId | None = None
 
 
+class Back(Message):
+    """P15: the player takes his seat back from the bot that plays for him (after his
+    turn timer ran out); a ``presence`` and a ``clock`` follow."""
+
+    type: Literal["back"]
+    id: RequestId | None = None
+
+
+class Chat(Message):
+    """P16: a line of table chat: a quick ``phrase`` (an id of :data:`CHAT_PHRASES`) or free
+    ``text`` (at most :data:`MAX_CHAT` characters), exactly one of the two.  A player's line
+    goes to everybody at the table, a spectator's to the spectators (and to the players
+    who listen to them, ``listen``)."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, max_length=1000)
+    phrase: str | None = Field(default=None, max_length=32)
+    id: RequestId | None = None
+
+
+class Listen(Message):
+    """P16: whether this connection hears the spectators' chat (players do not, until they ask)."""
+
+    type: Literal["listen"]
+    spectators: bool
+    id: RequestId | None = None
+
+
+class AskHint(Message):
+    """P17: suggest a move: the heuristic bot's choice for this seat, with its reason
+    (only at a table where every other seat is a bot, on the seat's turn)."""
+
+    type: Literal["hint"]
+    id: RequestId | None = None
+
+
 class Ping(Message):
     """Keep-alive; answered by ``pong``."""
 
@@ -140,14 +186,16 @@ class Ping(Message):
 
 
 ClientMessage = Annotated[
-    Hello | Act | Resync | SetSeat | Start | Leave | Rematch | SetLang | Ping, Field(discriminator="type")
+    Hello | Act | Resync | SetSeat | Start | Leave | Rematch | SetLang | Back | Chat | Listen | AskHint | Ping,
+    Field(discriminator="type"),
 ]
 """Any message a client may send."""
 
 CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 """Validates one decoded client message."""
 
-CLIENT_TYPES: Final = ("hello", "act", "resync", "set_seat", "start", "leave", "rematch", "lang", "ping")
+CLIENT_TYPES: Final = ("hello", "act", "resync", "set_seat", "start", "leave", "rematch", "lang", "back", "chat",
+                        "listen", "hint", "ping")
 """The ``type`` of every client message."""
 
 
@@ -166,6 +214,8 @@ class SeatInfo(Message):
     """A person's seat: at least one connection holds it now."""
     substitute: bool = False
     """A person's seat: he has been away longer than the grace time and a bot plays for him."""
+    timed_out: bool = False
+    """A substitute because the player's turn timer ran out (P15), not because he left."""
 
 
 class TableInfo(Message):
@@ -193,6 +243,8 @@ class TableInfo(Message):
     """The game's result once it is over (``GameResult.to_json``)."""
     next: str | None = None
     """The table of the rematch, once a player asked for one (same rules and seats)."""
+    turn_seconds: int = 0
+    """P15: seconds each person has per move (0: no turn timer)."""
 
 
 class EventOut(Message):
@@ -225,6 +277,60 @@ class Welcome(Message):
     id: RequestId | None = None
 
 
+class Clock(Message):
+    """P15: the turn timer: whose move it counts and how long he has left.
+
+    ``remaining`` is measured by the server when it sends the message, so a
+    client counts down from its own receipt of it and never compares clocks;
+    ``deadline`` is the same moment in UTC for logs and scripts.  ``seat`` is
+    null when no person's move is being timed (no timer, a bot's turn, a bot
+    playing for an absent player, the game over).
+    """
+
+    type: Literal["clock"] = "clock"
+    version: int
+    seat: int | None = None
+    seconds: int = 0
+    """The table's time per move (0: no timer)."""
+    remaining: float | None = None
+    deadline: str | None = None
+    """ISO 8601 time, UTC."""
+
+
+class ChatLine(Message):
+    """P16: one line of the table chat, as this receiver reads it."""
+
+    type: Literal["chat"] = "chat"
+    channel: Literal["players", "spectators"]
+    seat: int | None = None
+    """The speaker's seat (null for a spectator)."""
+    name: str
+    """The speaker as everybody sees him (a player's name, ``Spectator 2``)."""
+    phrase: str | None = None
+    """The id of a quick phrase (``text`` holds it in the receiver's language)."""
+    text: str
+    """Plain text: a client shows it as text, never as markup."""
+    at: str
+    """ISO 8601 time, UTC."""
+    past: bool = False
+    """Sent again to a connection that just arrived (the recent lines of the table)."""
+
+
+class Hint(Message):
+    """P17: the suggested move for the receiver's seat and why, in his language."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    action: str
+    """The action in the text notation (what ``act`` would send)."""
+    words: str
+    """The action in words (``play 7♥``)."""
+    reason: str
+    rule: str | None = None
+    """The rule the reason rests on, where one does (C14, K15 …)."""
+    id: RequestId | None = None
+
+
 class State(Message):
     """The full current state for this connection (after ``welcome`` and on ``resync``).
 
@@ -240,6 +346,8 @@ class State(Message):
     table: TableInfo
     view: dict[str, Any] | None = None
     log: list[EventOut] = []
+    clock: Clock | None = None
+    """P15: the turn timer now (null at a table without one)."""
     id: RequestId | None = None
 
 
@@ -307,7 +415,8 @@ class Pong(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | State | Update | TableChanged | Presence | Error | Pong, Field(discriminator="type")
+    Welcome | State | Update | TableChanged | Presence | Error | Pong | Clock | ChatLine | Hint,
+    Field(discriminator="type"),
 ]
 """Any message the server sends."""
 
@@ -342,6 +451,10 @@ class CreateTable(Message):
     listed: bool = True
     """Listed tables appear in ``GET /api/tables``; others only by invitation."""
     lang: Lang | None = None
+    turn_seconds: int | None = Field(default=None, ge=0, le=600)
+    """P15: seconds per move, one of 0 (off), 15, 30, 60, 120; default: off at a table of one
+    person and bots (practice) or of one caller holding every seat (a script), 60 where friends are
+    invited (an ``open`` seat)."""
 
 
 class SeatToken(Message):
@@ -446,6 +559,13 @@ class Limits(Message):
     """Tables of bots only being played now."""
     bot_workers: int = 1
     """Processes the bots of every table share for thinking (the CPU they may take, in cores)."""
+    turn_choices: list[int] = []
+    """P15: the turn timers a new table may ask for (seconds per move; 0: none)."""
+    max_chat: int = MAX_CHAT
+    """P16: the longest chat line (characters)."""
+    chat_rate: float = 0.0
+    """P16: chat lines per second a connection may send on average."""
+    chat_burst: int = 0
 
 
 class Meta(Message):
@@ -539,6 +659,44 @@ class Replay(Message):
     deals: list[ReplayDeal]
     result: dict[str, Any] | None
     """``GameResult.to_json``."""
+
+
+class PlayerStats(Message):
+    """One player (a nickname) or one bot level in ``GET /api/ratings``, from the stored games."""
+
+    name: str
+    """The nickname as last written (players), or the level's id (bots)."""
+    bot: bool = False
+    games: int
+    wins: int
+    classic_games: int = 0
+    classic_record: float | None = None
+    """Classic Мушка: the average record at the end of a partie (C20; lower is better)."""
+    mistigri_games: int = 0
+    mistigri_record: float | None = None
+    """Mistigri: the average record at the end of a partie."""
+    kopilka_games: int = 0
+    kopilka_money: int = 0
+    """Kopilka: the money won (or lost, negative) over every session, the pot included (K23)."""
+    money: int = 0
+    """Money over every game of every variant."""
+    mu: float
+    sigma: float
+    rating: float
+    """The conservative rating μ − 3σ (openskill, Plackett-Luce), what the board is sorted by."""
+    rank: int = 0
+    """The place on the board, from 1 (0: not on it)."""
+
+
+class RatingsReply(Message):
+    """``GET /api/ratings?name=&limit=``: the leaderboard of people and of the bots by level."""
+
+    players: list[PlayerStats]
+    bots: list[PlayerStats]
+    you: PlayerStats | None = None
+    """The line of the nickname asked for (``name``), if it has played a rated game."""
+    games: int
+    """Finished games counted."""
 
 
 class BotPool(Message):

@@ -113,6 +113,8 @@ class TableSnapshot:
     so far, its move rows merged in."""
     names: tuple[str, ...] = ()
     """The seats' names as the record has them (a finished game)."""
+    turn_seconds: int = 0
+    """P15: the table's turn timer, seconds per move (0: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +207,10 @@ class TableStore(Protocol):
         """Finished games, newest first."""
         ...
 
+    def finished_records(self, limit: int, offset: int) -> list[TableSnapshot]:
+        """Finished games with their records, oldest first (the ratings are rebuilt from them)."""
+        ...
+
     def ping(self) -> bool:
         """Whether the storage answers."""
         ...
@@ -249,6 +255,8 @@ class TableRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """P15: seconds per move (null or 0: no turn timer)."""
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", cascade="all, delete-orphan", order_by="SeatRow.seat", lazy="select",
     )
@@ -482,7 +490,7 @@ class SqlStore:
                 host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
                 record=table.record, winner=table.winner, names=_names_text(table.names) if table.record else None,
                 created_at=table.created, updated_at=now,
-                finished_at=table.finished, first_dealer=table.first_dealer))
+                finished_at=table.finished, first_dealer=table.first_dealer, turn_seconds=table.turn_seconds))
             conn.execute(insert(_SEATS), [
                 {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
                  "token_hash": s.token_hash} for s in table.seats])
@@ -541,6 +549,14 @@ class SqlStore:
         with self.engine.connect() as conn:
             found, broken = _load(conn, _TABLES.c.status == "over", with_deals=False, newest=True, limit=limit,
                                   offset=offset, summary=True)
+        self._set_aside(broken)
+        return found
+
+    def finished_records(self, limit: int, offset: int) -> list[TableSnapshot]:
+        """Finished games with their records, oldest first (the ratings are rebuilt from them)."""
+        with self.engine.connect() as conn:
+            found, broken = _load(conn, _TABLES.c.status == "over", with_deals=False, oldest=True, limit=limit,
+                                  offset=offset)
         self._set_aside(broken)
         return found
 
@@ -656,7 +672,8 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = False, limit: int | None = None,
-          offset: int = 0, summary: bool = False) -> tuple[list[TableSnapshot], list[tuple[str, str]]]:
+          offset: int = 0, summary: bool = False,
+          oldest: bool = False) -> tuple[list[TableSnapshot], list[tuple[str, str]]]:
     """Tables matching ``where`` with their seats (and deals, the journal merged in), read
     with plain selects (ORM objects would leave reference cycles behind); and the (id,
     problem) of those whose rows cannot be read, left out."""
@@ -665,6 +682,9 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
     if newest:
         # NULLS LAST spelled out: PostgreSQL sorts nulls first in a descending order, SQLite last.
         query = (query.order_by(_TABLES.c.finished_at.desc().nulls_last(), _TABLES.c.id)
+                 .limit(limit).offset(offset))
+    elif oldest:
+        query = (query.order_by(_TABLES.c.finished_at.asc().nulls_last(), _TABLES.c.id)
                  .limit(limit).offset(offset))
     else:
         query = query.order_by(_TABLES.c.created_at)
@@ -737,5 +757,5 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
         seats=tuple(seats), created=created, record=row.get("record"), winner=row["winner"],
         names=_names(row.get("names")),
         finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
-        deals=_merged_deals(row["id"], deals, moves),
+        deals=_merged_deals(row["id"], deals, moves), turn_seconds=row.get("turn_seconds") or 0,
     )

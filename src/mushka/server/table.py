@@ -38,11 +38,12 @@ from mushka import __version__
 from mushka.engine import Action, Deal, Event
 from mushka.errors import IllegalActionError, MushkaError, ParseError
 from mushka.i18n import tr
-from mushka.match import DealStarted, Game, new_game
+from mushka.match import DealStarted, Game, GameView, new_game
 from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
 from mushka.rules.texts import render_rules, section_title
+from mushka.server.chat import TableChat
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
     Error,
@@ -62,6 +63,7 @@ from mushka.server.protocol import (
 from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot, TableStore
 from mushka.server.texts import EngineText, ProtocolError, bot_persona, refusal
 from mushka.server.thinkers import Thinkers
+from mushka.server.timer import TurnTimer
 from mushka.server.views import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
 from mushka.server.writer import WriteFailed, Writer
@@ -74,6 +76,14 @@ STALL_RETRY = 0.5
 """Seconds before a stalled table first tries to store its game again (then twice as long each
 time, up to :data:`STALL_RETRY_MAX`)."""
 STALL_RETRY_MAX = 5.0
+
+
+class Scripted(Protocol):
+    """A bot whose moves are fixed and cost nothing to choose (the tutorial's, server/tutorial.py)."""
+
+    def choose(self, view: GameView, rng: random.Random) -> Action:
+        """One of ``view.deal.legal``."""
+        ...
 
 
 class Client(Protocol):
@@ -98,6 +108,8 @@ class Services:
     default_bot: str
     thinkers: Thinkers = field(default_factory=lambda: Thinkers(1, kind="thread"))
     """The bounded pool every table's bots think in (worker processes; see :mod:`~mushka.server.thinkers`)."""
+    game_over: Callable[[Table], None] | None = None
+    """Told of every game that ends (the ratings count it)."""
 
     def check_bot(self, name: str) -> str:
         """``name`` if tables may use that bot; else a P10 error listing the known ones."""
@@ -117,12 +129,15 @@ class Seat:
     token_hash: str | None = None
     connections: int = 0
     substitute: bool = False
+    timed_out: bool = False
+    """P15: the substitute plays because the turn timer ran out (not because the player left)."""
     away: asyncio.Task[None] | None = None
 
     def info(self) -> SeatInfo:
         """What everybody may see of this seat."""
         return SeatInfo(seat=self.index, kind=self.kind, name=self.name, bot=self.bot,
-                        connected=self.connections > 0, substitute=self.substitute)
+                        connected=self.connections > 0, substitute=self.substitute,
+                        timed_out=self.substitute and self.timed_out)
 
     def snapshot(self) -> SeatSnapshot:
         """The stored part."""
@@ -184,6 +199,7 @@ class Table:
         status: TableStatus = "waiting",
         game: Game | None = None,
         finished: datetime | None = None,
+        turn_seconds: int = 0,
     ) -> None:
         """A table in the state given (new, or rebuilt from storage)."""
         self.services = services
@@ -224,6 +240,14 @@ class Table:
         self.stalled = False
         """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
+        self.timer = TurnTimer(turn_seconds, self._time_up)
+        """P15: the deadline of the person to act (see :mod:`mushka.server.timer`)."""
+        self.chat = TableChat()
+        """P16: the table's chat (see :mod:`mushka.server.chat`)."""
+        self.plan: tuple[int, tuple[str, ...]] | None = None
+        """A first dealer and first deck the game starts with (the tutorial's stacked deal, N4)."""
+        self.scripted: dict[int, Scripted] = {}
+        """Seats whose moves are fixed (the tutorial's bots): chosen at once, without the pool."""
 
     # --- building ----------------------------------------------------------------------
 
@@ -250,7 +274,8 @@ class Table:
         status: TableStatus = "over" if snap.status == "over" else "playing" if snap.status == "playing" else "waiting"
         table = cls(services, table_id=snap.id, rules=rules, seats=seats, host=snap.host,
                     autostart=snap.autostart, listed=snap.listed, title=snap.title, created=snap.created,
-                    version=snap.version, status=status, game=game, finished=snap.finished)
+                    version=snap.version, status=status, game=game, finished=snap.finished,
+                    turn_seconds=snap.turn_seconds)
         if status == "playing" and game is None:
             raise TypeError(f"table {snap.id}: playing but no record is stored")
         if game is not None and not snap.deals:
@@ -276,7 +301,7 @@ class Table:
             autostart=self.autostart, version=self.version, ply=self.ply,
             seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
-            names=tuple(self.seat_names()) if record is not None else (),
+            names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.timer.seconds,
         )
 
     def record_text(self) -> str:
@@ -332,7 +357,7 @@ class Table:
             options=self._options_changed, status=self.status, host=self.host,
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
             invite=f"/?table={self.id}", version=self.version, created=self.created.isoformat(),
-            result=result, next=self.next,
+            result=result, next=self.next, turn_seconds=self.timer.seconds,
         )
 
     @property
@@ -349,8 +374,9 @@ class Table:
             view = self._views.full(self.game, seat)
             names = self.names().get(lang)
             history = [event_out(e.seen_by(seat), lang, names) for e in self._current_events()]
+        clock = self.timer.clock(self.announced) if self.timer.seconds else None
         return State(version=self.version, ply=self.ply, table=self.info(lang), view=view, log=history,
-                     id=request)
+                     clock=clock, id=request)
 
     def _current_events(self) -> list[Event]:
         """The current deal's events (unredacted), with the game's events around them."""
@@ -541,6 +567,7 @@ class Table:
                                 host=client.seat is not None and client.seat == self.host,
                                 lang=client.lang, id=request).model_dump_json())
             client.send(self.state(client, request).model_dump_json())
+            self.chat.replay_to(client)
             self._presence()
 
     async def detach(self, client: Client) -> None:
@@ -573,8 +600,9 @@ class Table:
             seat.away.cancel()
             seat.away = None
         if seat.substitute:
-            seat.substitute = False
+            seat.substitute = seat.timed_out = False
             self._wake.set()
+            self._retime()
 
     def _maybe_away(self, seat: Seat) -> None:
         if self.status != "playing" or seat.kind != "human" or seat.connections > 0 or seat.substitute:
@@ -587,10 +615,11 @@ class Table:
         async with self.lock:
             seat.away = None
             if self.status == "playing" and seat.kind == "human" and seat.connections == 0:
-                seat.substitute = True
+                seat.substitute, seat.timed_out = True, False
                 log.info("table %s: a bot plays for absent seat %d", self.id, seat.index)
                 self._presence()
                 self._wake.set()
+                self._retime()
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -604,6 +633,12 @@ class Table:
                 raise ProtocolError("not_playing", rule="P5", status=self.status)
             if version is not None and version != self.version:
                 raise ProtocolError("stale", rule="P9", given=version, current=self.version)
+            seat = self.seats[client.seat]
+            if seat.substitute and self.game.to_act == seat.index:
+                # P15: the player acts himself: the seat is his again (the bot, which
+                # chose at this version, then finds the version moved on and stops).
+                seat.substitute = seat.timed_out = False
+                self._presence()
             try:
                 action = self.game.deal.read_action(text)
             except ParseError as exc:
@@ -633,6 +668,9 @@ class Table:
             self._broadcast(ended)
         self.announced = self.version
         self._wake.set()
+        self._retime()
+        if ended is not None:
+            self._game_over()
 
     def _end_if_over(self) -> Build | None:
         """Once the game is over: the table is over too (a new version); its message is returned."""
@@ -674,6 +712,9 @@ class Table:
         if game is None or game.is_over or game.to_act != index:
             raise ValueError(f"table {self.id}: seat {index} is not to act")
         view = game.view(index)
+        scripted = self.scripted.get(index)
+        if scripted is not None and bot is None:
+            return scripted.choose(view, self._rng)
         seed = self._rng.getrandbits(64)
         return await self.services.thinkers.bot_move(bot or self.bot_spec(index), view, seed,
                                                      where=f"table {self.id}, seat {index}")
@@ -718,10 +759,12 @@ class Table:
         for seat in self.seats:
             self._maybe_away(seat)
         self._wake.set()
+        self._retime()
 
     async def close(self) -> None:
         """Stop the table's tasks (server shutdown or eviction)."""
         self._closed = True
+        await self.timer.close()
         tasks = [t for t in [self._driver, *(s.away for s in self.seats)] if t is not None]
         for t in tasks:
             t.cancel()
@@ -850,7 +893,11 @@ class Table:
                 seat.kind, seat.bot = "bot", fill or self.services.default_bot
         self._names = None
         # The first dealer is drawn by lot (C4) from a generator seeded by the system.
-        self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        if self.plan is None:
+            self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
+        else:
+            dealer, deck = self.plan
+            self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)), first_dealer=dealer, decks=[deck])
         self.status = "playing"
         self.version += 1
         table = self._table_message()
@@ -866,6 +913,73 @@ class Table:
         self.announced = self.version
         log.info("table %s: %s started", self.id, self.rules)
         self.begin()
+        if ended is not None:
+            self._game_over()
+
+    # --- chat, P16 (mushka.server.chat) -------------------------------------------------
+
+    def say(self, client: Client, *, text: str | None, phrase: str | None) -> None:
+        """P16: one line of chat from ``client`` to everybody at the table who hears it."""
+        names = ("", "")
+        if client.seat is not None:
+            s = self.seats[client.seat]
+            names = (s.shown_name("en") or tr("server.player_name", "en", seat=s.index + 1),
+                     s.shown_name("ru") or tr("server.player_name", "ru", seat=s.index + 1))
+        self.chat.say(client, names, text=text, phrase=phrase, clients=self.clients)
+
+    # --- the turn timer, P15 (mushka.server.timer) ------------------------------------
+
+    def _retime(self) -> None:
+        """Time the move of the person to act now, if the table has a timer; tell everybody."""
+        game = self.game
+        seat: int | None = None
+        if self.status == "playing" and game is not None and not game.is_over and not self._closed:
+            s = self.seats[game.to_act]
+            if s.kind == "human" and not s.substitute:
+                seat = s.index
+        if self.timer.arm(seat, self.version) and self.clients:
+            text = self.timer.clock(self.announced).model_dump_json()
+            for client in list(self.clients):
+                client.send(text)
+
+    async def _time_up(self, index: int, version: int) -> None:
+        """P15: the time of ``index`` at ``version`` is up: a bot plays for him until he is back."""
+        async with self.lock:
+            game = self.game
+            if (self._closed or self.version != version or self.status != "playing" or game is None
+                    or game.to_act != index):
+                return  # he moved in time, or the table moved on
+            seat = self.seats[index]
+            if seat.kind != "human" or seat.substitute:
+                return
+            seat.substitute, seat.timed_out = True, True
+            log.info("table %s: seat %d ran out of time; a bot plays for it", self.id, index)
+            self._presence()
+            self._retime()
+            self._wake.set()
+
+    async def back(self, client: Client) -> None:
+        """P15: the player takes his seat back from the bot playing for him."""
+        self._check_storage()
+        async with self.lock:
+            if client.seat is None:
+                raise ProtocolError("spectator", rule="P5")
+            seat = self.seats[client.seat]
+            if not seat.substitute:
+                raise ProtocolError("not_substituted", rule="P15")
+            seat.substitute = seat.timed_out = False
+            self._presence()
+            self._retime()
+            self._wake.set()
+
+    def _game_over(self) -> None:
+        """Tell whoever counts finished games (the ratings) that this one ended."""
+        told = self.services.game_over
+        if told is not None:
+            try:
+                told(self)
+            except Exception:  # counting must never stop a table
+                log.exception("table %s: counting the finished game failed", self.id)
 
     async def resync(self, client: Client, request: RequestId | None) -> None:
         """P7: send the full current state again."""

@@ -29,9 +29,10 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
 
 from mushka.bots import make_bot
@@ -51,6 +52,9 @@ TRIES: Final = 2
 FALLBACK: Final = "heuristic"
 """The bot that plays a seat here, in the server's process, when the pool could not."""
 
+
+WATCH_EVERY: Final = 1.0
+"""Seconds between a worker's looks at whether the server that owns it still runs."""
 
 START_TIMEOUT: Final = 120.0
 """Seconds the workers of a new pool may take to start (a machine very busy or short of memory)."""
@@ -84,27 +88,54 @@ class Thought:
 
 def think(job: BotJob) -> Thought:
     """Choose the move of ``job`` (in a worker): a fresh bot of the spec, the seat's view, the seed."""
-    began = time.process_time()
+    began = time.thread_time()
     action = make_bot(job.spec).choose(job.view, random.Random(job.seed))
-    return Thought(action, time.process_time() - began, os.getpid())
+    return Thought(action, time.thread_time() - began, os.getpid())
 
 
 def _timed(fn: Callable[..., T], *args: Any) -> tuple[T, float, int]:
-    began = time.process_time() if threading.current_thread() is threading.main_thread() else 0.0
+    """``fn(*args)``, the CPU seconds of the thread that ran it, and its process."""
+    began = time.thread_time()
     out = fn(*args)
-    cpu = time.process_time() - began if began else 0.0
-    return out, cpu, os.getpid()
+    return out, time.thread_time() - began, os.getpid()
 
 
 def _nothing() -> None:
     """A job that only makes sure a worker is up."""
 
 
-def _worker_start(nice: int) -> None:
-    """A worker's start: a lower priority than the server's, so that people's moves come first."""
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return state not in ("Z", "X")
+
+
+def _watch(owner: int) -> None:
+    """End this worker once the server that owns it is gone (killed, even with ``kill -9``)."""
+    while True:
+        time.sleep(WATCH_EVERY)
+        if not _alive(owner):
+            os._exit(0)
+
+
+def _worker_start(nice: int, owner: int) -> None:
+    """A worker's start: a lower priority than the server's, so that people's moves come first,
+    and a watch on the server: a worker must not outlive it."""
     if nice > 0:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    # The server's death closes nothing the worker waits on (its queue's pipe has writers in
+    # every worker), so without this it would wait for work for ever.
+    threading.Thread(target=_watch, args=(owner,), name="mushka-owner-watch", daemon=True).start()
 
 
 def _stop(pool: Executor) -> None:
@@ -161,28 +192,37 @@ class Thinkers:
             self._starting = asyncio.Lock()
         async with self._starting:
             if self._pool is None:
-                pool = self._new_pool()
+                # Starting processes blocks (the first start waits for the fork server to have
+                # imported mushka): in a thread, never on the loop.
+                pool, started = await asyncio.to_thread(self._new_pool)
                 try:
-                    # As many no-ops at once as workers: each starts a worker of its own.
-                    await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(pool.submit(_nothing))
-                                                            for _ in range(self.workers))), START_TIMEOUT)
+                    await asyncio.wait_for(asyncio.gather(*(asyncio.wrap_future(f) for f in started)),
+                                           START_TIMEOUT)
                 except BaseException:
                     _stop(pool)
                     raise
                 self._pool = pool
             return self._pool
 
-    def _new_pool(self) -> Executor:
+    def _new_pool(self) -> tuple[Executor, list[Future[None]]]:
+        """A new pool, and as many no-ops sent to it as it has workers: each starts one."""
         if self._closed:
             raise RuntimeError("the pool of bots is shut down")
+        pool: Executor
         if self.kind == "thread":
-            return ThreadPoolExecutor(self.workers, thread_name_prefix="mushka-bots")
-        # forkserver: a worker starts from a clean process that has imported the bots,
-        # never as a fork of the server with its threads and sockets.
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["mushka.server.thinkers"])
-        return ProcessPoolExecutor(self.workers, mp_context=context,
-                                   initializer=_worker_start, initargs=(self.nice,))
+            pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mushka-bots")
+        else:
+            # forkserver: a worker starts from a clean process that has imported the bots,
+            # never as a fork of the server with its threads and sockets.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["mushka.server.thinkers"])
+            pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                       initializer=_worker_start, initargs=(self.nice, os.getpid()))
+        try:
+            return pool, [pool.submit(_nothing) for _ in range(self.workers)]
+        except BaseException:
+            _stop(pool)
+            raise
 
     def _renew(self, pool: Executor, *, kill: bool) -> None:
         """Start afresh on the next job (once per broken pool, however many jobs saw it break)."""
@@ -265,7 +305,8 @@ class Thinkers:
 
     def report(self) -> BotPool:
         """What ``/api/health`` says of the pool."""
-        return BotPool(kind=self.kind, workers=self.workers, nice=self.nice, busy=self.busy,
+        return BotPool(kind=self.kind, workers=self.workers, nice=self.nice if self.kind == "process" else 0,
+                       busy=self.busy,
                        waiting=self.waiting, moves=self.moves, cpu_seconds=round(self.cpu, 3),
                        restarts=self.restarts, fallbacks=self.fallbacks)
 

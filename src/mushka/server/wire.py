@@ -9,23 +9,20 @@ letters and tuples into lists.
 receiver gets, doing each piece of work once: an event is redacted once per
 seat, rendered once per distinct redaction and language, and serialised
 once.  Sentences name seats by their players' names where the table has
-them ("Seat 2 (Anna) plays K♣"), as the page shows them.
+them ("Anna plays K♣"), as the page shows them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any, Final
 
 from mushka.cards import Card, Suit
 from mushka.engine import DealResult, Event
 from mushka.match import DealStarted, Game
 from mushka.server.protocol import EventOut
-
-SEAT_FIELDS: Final = frozenset({"seat", "dealer", "leader", "taker", "owner", "next_leader", "winner"})
-"""Event fields that hold a seat number (and read with the player's name)."""
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -62,47 +59,9 @@ def event_data(event: Event) -> dict[str, Any]:
     return {name: plain(getattr(event, name)) for name in field_names(event)}
 
 
-class NamedSeat(int):
-    """A seat number that reads with its player's name in a sentence: ``2 (Anna)``.
-
-    It is still the number for everything else (comparisons, arithmetic), so
-    an event holding it renders through the engine's own
-    :meth:`~mushka.engine.Event.describe`, only with the names added.
-    """
-
-    name: str
-
-    def __new__(cls, seat: int, name: str) -> NamedSeat:
-        """Seat ``seat`` named ``name``."""
-        made = super().__new__(cls, seat)
-        made.name = name
-        return made
-
-    def __str__(self) -> str:
-        return f"{int(self)} ({self.name})"
-
-    def __format__(self, spec: str) -> str:
-        return str(self) if not spec else format(int(self), spec)
-
-
-def named(event: Event, names: Sequence[str | None]) -> Event:
-    """``event`` with its seat fields naming the players (``names[seat]``; ``None``: no name)."""
-    changes: dict[str, Any] = {}
-    for name in field_names(event):
-        value = getattr(event, name)
-        if name in SEAT_FIELDS and type(value) is int and 0 <= value < len(names) and names[value]:
-            changes[name] = NamedSeat(value, names[value] or "")
-        elif name == "players" and isinstance(value, tuple) and all(type(v) is int for v in value):
-            changes[name] = tuple(NamedSeat(v, names[v] or "") if 0 <= v < len(names) and names[v] else v
-                                  for v in value)
-    return replace(event, **changes) if changes else event
-
-
 def describe(event: Event, lang: str, names: Sequence[str | None] | None = None) -> str:
     """The event's sentence in ``lang``, with the players' names if given."""
-    if names and any(names):
-        return named(event, names).describe(lang)
-    return event.describe(lang)
+    return event.describe(lang, names)
 
 
 def event_out(event: Event, lang: str, names: Sequence[str | None] | None = None) -> EventOut:

@@ -74,6 +74,9 @@ class Writer:
         """A writer over ``store``; :meth:`start` it inside the event loop."""
         self.store = store
         self.max_batch = max_batch
+        self.ended = 0
+        """Saves of tables that are over, stored since the start (the list of finished games
+        changes with them)."""
         self.inline = bool(getattr(store, "quick_commits", False))
         """Commit on the event loop (a quick, local store) rather than in the writer's thread."""
         self.stats = WriterStats()
@@ -169,6 +172,7 @@ class Writer:
             self.stats.commits += 1
             self.stats.saves += len(saves)
             self.stats.largest = max(self.stats.largest, len(saves))
+            self.ended += sum(1 for save in saves if save.status == "over")
             self.failing = False
             return
 

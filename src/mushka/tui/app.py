@@ -177,13 +177,16 @@ class PlayApp(App[Path | None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, table: Table, *, lang: str = "en", delay: float = 0.6,
-                 save_path: Path | None = None) -> None:
-        """Play ``table`` in ``lang``; bots wait ``delay`` seconds before each move;
-        the record goes to ``save_path`` (none: the record is not written)."""
+                 save_path: Path | None = None, trick_pause: float | None = None) -> None:
+        """Play ``table`` in ``lang``; bots wait ``delay`` seconds before each move, and
+        ``trick_pause`` more (twice ``delay`` unless given) before leading after a trick
+        was taken, so that the completed trick stays in view; the record goes to
+        ``save_path`` (none: the record is not written)."""
         super().__init__()
         self.table = table
         self.lang = lang
         self.delay = delay
+        self.trick_pause = 2 * delay if trick_pause is None else trick_pause
         self.save_path = save_path
         self.saved: Path | None = None
         self.save_error: str | None = None
@@ -274,10 +277,14 @@ class PlayApp(App[Path | None]):
     async def _bot_move(self, seat: int) -> None:
         """Wait, then let the bot of ``seat`` choose in a thread (a search may take a while)."""
         try:
-            if self.delay > 0 and not self._hurry:
+            wait = self.delay
+            deal = self.table.view().deal
+            if not deal.trick and deal.tricks and deal.phase is Phase.PLAY:
+                wait += self.trick_pause  # the trick just taken stays a moment before the next lead
+            if wait > 0 and not self._hurry:
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.delay)
+                    await asyncio.wait_for(self._wake.wait(), wait)
             try:
                 action: Action | None = await asyncio.to_thread(self.table.choose, seat)
                 problem = None
@@ -324,8 +331,9 @@ class PlayApp(App[Path | None]):
         screen.query_one("#message", Static).update(self.message)
         screen.query_one("#keys", Static).update(render.key_bar(view, self.selection, lang))
         log = screen.query_one("#log", RichLog)
+        said = render.log_names(names, human, lang)
         for entry in self.table.log[self._log_shown:]:
-            log.write(render.log_line(entry.event, lang))
+            log.write(render.log_line(entry.event, lang, said))
         self._log_shown = len(self.table.log)
 
     def shown(self, part: str) -> Text:

@@ -114,6 +114,10 @@ def _declaration(deal: DealView, seat: int, lang: str) -> str:
     return tr("tui.decl_stand_n", lang, n=count) if count > 0 else tr("tui.decl_stand", lang)
 
 
+TAKES_MARK = "★"
+"""Marks the card that took the trick just completed."""
+
+
 def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> Text:
     """One line per seat (turn, name, cards, declaration, tricks, card on the table)
     and a line with the dealer, the trump and the talon."""
@@ -121,6 +125,12 @@ def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> 
     rules = deal.rules
     on_table = dict(deal.trick)
     trick_notes = _trick_actions(deal) if not rules.has_trumps else {}
+    # The trick just taken stays in its column, its winner marked, until the next lead:
+    # the last card of a trick is never gone before the player could see it.
+    taken = deal.tricks[-1] if not deal.trick and deal.tricks and deal.phase is Phase.PLAY else None
+    if taken is not None:
+        on_table = dict(taken.cards)
+    leader = deal.trick[0][0] if deal.trick else (taken.cards[0][0] if taken is not None else None)
     middle = tr("tui.col_decl", lang) if rules.has_trumps else ""
     out = Text()
     header = (
@@ -141,9 +151,11 @@ def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> 
         out.append(_pad(_declaration(deal, seat, lang), DECL_WIDTH) + " ")
         out.append(_pad(str(deal.tricks_won[seat]), 6) + " ")
         if seat in on_table:
-            out.append_text(card_text(on_table[seat], lang, "bold"))
-            if deal.trick and deal.trick[0][0] == seat:
+            out.append_text(card_text(on_table[seat], lang, "dim" if taken is not None else "bold"))
+            if seat == leader:
                 out.append(" " + tr("tui.led", lang), style="dim")
+            if taken is not None and seat == taken.winner:
+                out.append(" " + TAKES_MARK + " " + tr("tui.takes", lang), style="bold yellow")
         elif seat in trick_notes:
             out.append(tr(trick_notes[seat], lang), style="dim")
         out.append("\n")
@@ -380,9 +392,18 @@ def last_trick_panel(view: GameView, names: Sequence[str], human: int, lang: str
 # --- the log -------------------------------------------------------------------------------
 
 
-def log_line(event: Event, lang: str) -> Text:
+def log_names(names: Sequence[str], human: int, lang: str) -> list[str | None]:
+    """The names the log's sentences use: bots by their persons' names; the human seat
+    reads "Seat 0", since "You" would not agree with the sentences' verbs."""
+    personas = PERSONAS["ru" if lang == "ru" else "en"]
+    return [None if seat == human else
+            personas[seat % len(personas)] if name.split(":", maxsplit=1)[0] in BOTS else name
+            for seat, name in enumerate(names)]
+
+
+def log_line(event: Event, lang: str, names: Sequence[str | None] | None = None) -> Text:
     """One event as the human saw it, in ``lang``; deal starts and the end stand out."""
-    text = event.describe(lang)
+    text = event.describe(lang, names)
     name = event.name
     if name in ("DealStarted", "GameEnded"):
         return Text(text, style="bold cyan")

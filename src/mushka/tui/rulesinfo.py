@@ -35,7 +35,7 @@ _ESSENTIALS: Final[dict[str, tuple[str, ...]]] = {
 add_texts({
     "tui.rules.classic.1": (
         "{players} players, {deck} cards, 5 each; the next card is turned up and its suit is trump (C2, C5). "
-        "A♠ is the мушка: it beats every plain card and may be played to any trick (C11-C12).",
+        "A♠ is the mushka: it beats every plain card and may be played to any trick (C11-C12).",
         "Игроков: {players}, карт в колоде: {deck}, сдаётся по 5 каждому; следующая карта открывается, "
         "её масть — козырь (C2, C5). Туз пик — мушка: бьёт любую некозырную карту и может класться "
         "на любую взятку (C11-C12).",
@@ -72,7 +72,7 @@ add_texts({
         "открываются, и каждый партнёр платит {pay} отдельно от записей; игра продолжается",
     ),
     "tui.effect.wins_mushka": (
-        "shown, and they win the мушка at once: the deal stops and the partie is settled",
+        "shown, and they win the mushka at once: the deal stops and the partie is settled",
         "открываются и сразу выигрывают мушку: сдача останавливается, партия рассчитывается",
     ),
     "tui.effect.none": ("nothing special", "ничего особенного"),
@@ -91,13 +91,13 @@ add_texts({
     ),
     "tui.rules.mistigri.3": (
         "Five of a suit after the deal or the exchange is paid {flush_payment} by every other player, "
-        "in a side account (MI9-MI12); four of a suit and K♣ win the мушка (MI13).",
+        "in a side account (MI9-MI12); four of a suit and K♣ win the mushka (MI13).",
         "За пять карт одной масти после сдачи или прикупа каждый партнёр платит {flush_payment} отдельно "
         "от записей (MI9-MI12); четыре карты одной масти и король треф выигрывают мушку (MI13).",
     ),
     "tui.rules.kopilka.1": (
         "4 players, 32 cards, 5 each, no trumps; each pays {ante} into the pot; a session is four games "
-        "(K1-K5). A♠ is the мушка and beats any trick (K9).",
+        "(K1-K5). A♠ is the mushka and beats any trick (K9).",
         "4 игрока, 32 карты, по 5 каждому, без козырей; каждый вносит в кассу {ante}; игра из четырёх "
         "сдач (K1-K5). Туз пик — мушка, он бьёт любую взятку (K9).",
     ),

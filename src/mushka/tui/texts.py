@@ -30,6 +30,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     "tui.col_money": ("Money", "Деньги"),
     "tui.dealer_tag": (" (D)", " (С)"),
     "tui.led": ("led", "ход"),
+    "tui.takes": ("takes the trick", "берёт взятку"),
     "tui.passed": ("pass", "пас"),
     "tui.drew": ("drew, pass", "прикупил, пас"),
     "tui.decl_pass": ("pass", "пас"),

@@ -57,6 +57,11 @@ export function createTable(request) {
   return call("POST", "api/tables", request);
 }
 
+/** POST /api/tutorial: a tutorial table, started, with the caller at seat 0. */
+export function createTutorial(request) {
+  return call("POST", "api/tutorial", request);
+}
+
 /** POST /api/tables/{id}/join. */
 export function joinTable(id, request) {
   return call("POST", `api/tables/${encodeURIComponent(id)}/join`, request);
@@ -90,4 +95,10 @@ export function getReplay(id) {
 /** GET /api/tables/{id}/rules: every rule of the table's variant by id, filled from its options. */
 export function getRules(id) {
   return call("GET", `api/tables/${encodeURIComponent(id)}/rules`);
+}
+
+/** GET /api/ratings: the leaderboard, and the line of nickname `name` if given. */
+export function ratings(name, limit = 10) {
+  const who = name ? `&name=${encodeURIComponent(name)}` : "";
+  return call("GET", `api/ratings?limit=${limit}${who}`);
 }

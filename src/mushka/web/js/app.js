@@ -12,6 +12,7 @@ import { lang, onLangChange, setLang, t, translateStatic } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
+import { startTutorial } from "./tutorial.js";
 
 const SHORTCUTS = [
   ["← →", "sc_arrows"], ["Enter / Space", "sc_activate"], ["1 … 9", "sc_number"],
@@ -27,6 +28,8 @@ function route() {
   const table = params.get("table");
   const replay = params.get("replay");
   for (const id of ["view-lobby", "view-table", "view-replay"]) byId(id).hidden = true;
+  // The walkthrough is offered in the lobby itself (and in the top bar everywhere).
+  byId("learn-banner").hidden = !!(table || replay);
   if (table) {
     const root = byId("view-table");
     root.hidden = false;
@@ -76,6 +79,7 @@ function isTyping(target) {
 function setupKeys() {
   byId("help-btn").addEventListener("click", openHelp);
   byId("howto-btn").addEventListener("click", () => byId("howto-dialog").showModal());
+  for (const btn of document.querySelectorAll("[data-learn]")) btn.addEventListener("click", () => startTutorial());
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
     if (byId("help-dialog").open || byId("howto-dialog").open) return;

@@ -53,7 +53,8 @@ export const feltMethods = {
     if (info.substitute) state.push(h("span", { class: "badge", text: t("bot_stands_in") }));
     const open = deal.open_hands && deal.open_hands[s] && deal.open_hands[s].length ? deal.open_hands[s] : null;
     return h("div", {
-      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}${open ? " open" : ""}`, dataset: { seat: s, testid: `seat-${s}` },
+      class: `seat${toAct ? " to-act" : ""}${passed ? " passed" : ""}${open ? " open" : ""}`,
+      dataset: { seat: s, testid: `seat-${s}`, anim: `seat-${s}` },
       "aria-label": `${seatLabel(this.table, s)}${toAct ? `, ${t("to_act")}` : ""}`, role: "group",
     },
     h("div", { class: "seat-name", text: seatLabel(this.table, s) }),
@@ -80,7 +81,7 @@ export const feltMethods = {
         h("strong", { text: String(this.view.pot) }),
         h("span", { class: "label", text: t("no_trumps") })));
     }
-    boxes.push(h("div", { class: "centre-box" },
+    boxes.push(h("div", { class: "centre-box", dataset: { anim: "talon" } },
       h("span", { class: "label", text: t("talon") }),
       backElement(t("talon_n", { n: deal.talon_size })),
       h("span", { class: "label", dataset: { testid: "talon" }, text: String(deal.talon_size) })));
@@ -88,8 +89,9 @@ export const feltMethods = {
       boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
         text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
     }
-    boxes.push(this.trickBox(deal));
-    return h("div", { class: "centre" }, ...boxes, this.factsBox(deal));
+    // The trump and the talon beside the trick, as on a card table; the key facts below.
+    return h("div", { class: "centre" }, h("div", { class: "pile" }, ...boxes), this.trickBox(deal),
+      this.factsBox(deal));
   },
 
   /** The game's key facts: the privileged card and its rule, the rank order, a banned lead. */
@@ -109,25 +111,66 @@ export const feltMethods = {
         h("span", { class: "rule-id", text: ` ${orderRule}` })));
   },
 
+  /**
+   * The trick on the table, each card in front of the seat that played it
+   * (one's own at the bottom, the others across the top in the order of their
+   * boxes), the leader's card marked and, once the trick is complete, the
+   * winner's.  A completed trick stays in view for the pause of the speed
+   * setting even when the next lead has come (the state itself moves on), and
+   * until the next lead otherwise.
+   */
   trickBox(deal) {
     let cards = deal.trick;
     let done = null;
-    if (!cards.length && deal.tricks.length) {
-      // The trick just taken stays in view until the next lead, so that the
-      // last card of a trick is not gone before anyone could see it.
-      done = deal.tricks[deal.tricks.length - 1];
+    if (this.held) {
+      done = { winner: this.held.winner, number: this.held.number, cards: this.held.cards };
+      cards = done.cards;
+    } else if (!cards.length && deal.tricks.length) {
+      const last = deal.tricks[deal.tricks.length - 1];
+      done = { winner: last.winner, number: deal.tricks.length, cards: last.cards };
       cards = done.cards;
     }
+    this.shownWinner = done ? done.winner : null;
     const title = done
-      ? t("trick_taken_by", { n: deal.tricks.length, name: seatLabel(this.table, done.winner, this.seat) })
+      ? t("trick_taken_by", { n: done.number, name: seatLabel(this.table, done.winner, this.seat) })
       : (cards.length ? t("current_trick") : t("no_cards_on_table"));
-    return h("div", { class: "centre-box", dataset: { testid: "trick" } },
-      h("span", { class: "label", text: title }),
-      h("div", { class: `trick${done ? " done" : ""}`, role: "list", "aria-label": title },
-        cards.map(([s, c]) => h("div", { class: `trick-card${done && s === done.winner ? " winner" : ""}`, role: "listitem" },
-          cardElement(c, { extraLabel: seatName(this.table, s) }),
-          h("span", { class: "who", text: seatLabel(this.table, s, this.seat) })))));
+    const place = this.trickPlaces();
+    return h("div", { class: "centre-box trick-box", dataset: { testid: "trick", held: this.held ? "true" : "false" } },
+      h("span", { class: "label", text: cards.length ? title : "\u00a0" }),
+      h("div", { class: `trick ring${done ? " done" : ""}${this.table.players >= 6 ? " many" : ""}`, role: "list",
+        "aria-label": title, dataset: { empty: cards.length ? "" : title } },
+        cards.map(([s, c], i) => {
+          const [x, y] = place(s);
+          const leader = i === 0;
+          const winner = done && s === done.winner;
+          const role = winner ? t("trick_takes") : (leader ? t("trick_leads") : "");
+          const el = h("div", { class: `trick-card${winner ? " winner" : ""}${leader ? " leader" : ""}`, role: "listitem",
+            dataset: { seat: s, testid: "trick-card", anim: `trick-${s}-${c}` } },
+          cardElement(c, { extraLabel: [seatName(this.table, s), role].filter(Boolean).join(", ") }),
+          // The short name (without the bot's level): the seat's box has the whole of it.
+          h("span", { class: "who", title: seatLabel(this.table, s, this.seat),
+            text: seatLabel(this.table, s, this.seat).split(" · ")[0] }),
+          role ? h("span", { class: `trick-role${winner ? " takes" : ""}`, text: role }) : null);
+          // Through the style object: the page's policy allows no inline style attributes.
+          el.style.left = `${x}%`;
+          el.style.top = `${y}%`;
+          return el;
+        })));
   },
+
+  /** Where on the trick's ring seat `s` puts its card: [left %, top %] of the card's centre. */
+  trickPlaces() {
+    const row = this.otherSeats();
+    const m = row.length;
+    return (s) => {
+      const k = row.indexOf(s);
+      if (k < 0) return [50, 77];
+      // The others across the top half, left to right as their boxes are.
+      const angle = Math.PI + ((k + 1) * Math.PI) / (m + 1);
+      return [50 + 40 * Math.cos(angle), 50 + 27 * Math.sin(angle)];
+    };
+  },
+
 
   statusLine(deal, model) {
     let text;

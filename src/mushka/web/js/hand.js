@@ -19,7 +19,8 @@ export const handMethods = {
     const active = model.myTurn && !this.view.result;
     const cards = hand.map((code, i) => this.handCard(code, i, model, active));
     const facts = this.seatFacts(deal, this.seat);
-    return h("section", { class: `me${active ? " to-act" : ""}`, "aria-label": t("your_hand"), dataset: { testid: "me" } },
+    return h("section", { class: `me${active ? " to-act" : ""}`, "aria-label": t("your_hand"),
+      dataset: { testid: "me", anim: `me-${this.seat}` } },
       h("div", { class: "seat-line" }, h("strong", { text: seatLabel(this.table, this.seat, this.seat) }), ...facts),
       h("div", { class: "hand", role: "group", "aria-label": t("your_hand_n", { n: hand.length }),
         dataset: { testid: "hand" }, onkeydown: (e) => this.handKeys(e) }, cards),
@@ -37,11 +38,14 @@ export const handMethods = {
       state = legal ? "legal" : "illegal";
       extra = legal ? t(model.mode === "declare" ? "can_exchange" : "can_play") : t("not_allowed");
     }
+    // The tutorial points at the card(s) of its lesson.
+    if (this.lesson && active && this.lesson.pointed().has(code)) state += " pointed";
     const el = cardElement(code, { interactive: true, classes: state, extraLabel: extra, key: `hand-${code}` });
+    el.dataset.anim = `hand-${code}`;
     el.tabIndex = index === 0 ? 0 : -1;
     if (model.mode === "declare" && active) el.setAttribute("aria-pressed", this.selected.has(code) ? "true" : "false");
     if (!active) el.setAttribute("aria-disabled", "true");
-    if (state === "illegal") el.setAttribute("aria-disabled", "true");
+    if (state.startsWith("illegal")) el.setAttribute("aria-disabled", "true");
     el.addEventListener("click", () => this.cardClicked(code, model, active));
     return el;
   },

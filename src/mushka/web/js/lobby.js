@@ -3,12 +3,17 @@
 // games to replay.  The new-table form is built from the server's option
 // list (GET /api/meta), so every house rule of RULES can be set here.
 
-import { ApiError, createTable, joinTable, listRecords, listTables, meta } from "./api.js";
+import { ApiError, createTable, joinTable, listRecords, listTables, meta, ratings } from "./api.js";
 import { h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { optionTitle, optionValue } from "./optionwords.js";
 import { BOT_CHOICES, botChoice, botLevel, botName, recordName } from "./seats.js";
 import { savedName, saveName } from "./store.js";
+import { leaderboard } from "./stats.js";
+import { timerWords } from "./timer.js";
+
+// P15: the timer a table for friends proposes (practice tables have none unless asked).
+const FRIENDS_TIMER = 60;
 
 const REFRESH_MS = 15000;
 
@@ -30,6 +35,9 @@ export class LobbyPage {
     this.records = [];
     this.listError = null;
     this.timer = null;
+    this.turnSeconds = null;
+    this.board = null;
+    this.boardError = null;
     onLangChange(() => this.render());
   }
 
@@ -65,6 +73,12 @@ export class LobbyPage {
     } catch (err) {
       this.listError = err.message;
     }
+    try {
+      this.board = await ratings(savedName().trim() || null);
+      this.boardError = null;
+    } catch (err) {
+      this.boardError = err.message;
+    }
     this.render();
   }
 
@@ -77,7 +91,7 @@ export class LobbyPage {
       h("h1", { class: "sr-only", text: t("lobby_title") }),
       h("div", { class: "lobby-grid" },
         this.newGameForm(),
-        h("div", {}, this.tableLists()))));
+        h("div", { class: "lobby-lists" }, this.tableLists(), leaderboard(this.board, this.boardError, savedName().trim())))));
   }
 
   // --- the new game form ---
@@ -103,6 +117,13 @@ export class LobbyPage {
     info.players.map((p) => h("option", { value: p, text: String(p), selected: p === players })));
     const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, onchange: (e) => { this.bot = e.target.value; } },
       offeredBots(this.meta).map((b) => h("option", { value: b, text: botChoice(b), selected: b === this.bot })));
+    const choices = (this.meta.limits && this.meta.limits.turn_choices) || [0];
+    const timerSelect = h("select", { id: "turn-seconds", dataset: { key: "turn-seconds" },
+      title: t("timer_default_title", { n: FRIENDS_TIMER }),
+      onchange: (e) => { this.turnSeconds = e.target.value === "" ? null : Number(e.target.value); } },
+    h("option", { value: "", selected: this.turnSeconds === null, text: t("timer_default", { n: FRIENDS_TIMER }) }),
+    choices.map((n) => h("option", { value: n, selected: n === this.turnSeconds, text: timerWords(n) })));
+    const strongest = this.meta.default_bot;
     const nameInput = h("input", { id: "player-name", type: "text", maxlength: 32, autocomplete: "nickname",
       value: this.name, dataset: { key: "name" }, oninput: (e) => { this.name = e.target.value; } });
     return h("section", { class: "panel", "aria-labelledby": "new-game-title" },
@@ -112,7 +133,10 @@ export class LobbyPage {
         h("div", { class: "row" },
           h("label", { class: "field" }, t("players"), playerSelect),
           h("label", { class: "field" }, t("opponents_level"), botSelect),
-          h("label", { class: "field" }, t("your_name"), nameInput)),
+          h("label", { class: "field" }, t("your_name"), nameInput),
+          h("label", { class: "field" }, t("turn_timer"), timerSelect)),
+        strongest ? h("p", { class: "muted small", dataset: { testid: "default-level" },
+          text: t("default_level_note", { level: botChoice(strongest) }) }) : null,
         this.optionsBlock(info),
         h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" }, text: this.formError || "" }),
         h("div", { class: "row" },
@@ -175,6 +199,7 @@ export class LobbyPage {
       variant: this.variant, players, options: { ...this.values }, seats: ["me", ...others],
       name: name || null, start: now, listed: now ? false : this.listed,
     };
+    if (this.turnSeconds !== null) request.turn_seconds = this.turnSeconds;
     this.busy = true;
     this.formError = null;
     this.render();

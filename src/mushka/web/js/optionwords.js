@@ -49,7 +49,7 @@ const VALUES = {
   same_dealer: ["the same dealer deals again", "сдаёт тот же"],
   takes_all_tricks: ["takes all five tricks", "берёт все пять взяток"],
   dealer_must_play: ["the dealer must play with him", "сдающий обязан играть с ним"],
-  wins_mushka: ["wins the мушка", "выигрывает мушку"],
+  wins_mushka: ["wins the mushka", "выигрывает мушку"],
   side_payment: ["is paid by everybody", "получает плату со всех"],
   none: ["nothing special", "ничего особого"],
   as_flush: ["as five of a suit", "как пять одной масти"],

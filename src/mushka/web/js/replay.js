@@ -13,6 +13,7 @@ import { h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { dealHeadline, explainSeat, partText, stateWord } from "./explain.js";
 import { recordName, signed } from "./seats.js";
+import { trickPauseMs } from "./motion.js";
 
 const AUTOPLAY_MS = 1000;
 
@@ -26,6 +27,7 @@ export class ReplayPage {
     this.dealIndex = 0;
     this.step = 0;
     this.timer = null;
+    this.autoplaying = false;
     this.meta = null;
     this.loading = null;
     onLangChange(() => this.load());
@@ -86,15 +88,35 @@ export class ReplayPage {
   }
 
   play() {
-    if (this.timer) return this.pause();
-    this.timer = setInterval(() => this.forward(), AUTOPLAY_MS);
+    if (this.autoplaying) return this.pause();
+    this.autoplaying = true;
+    this.schedule();
     this.render();
     return true;
   }
 
+  /** The next autoplay step; a position that completes a trick stays the pause of the speed setting longer. */
+  schedule() {
+    const wait = AUTOPLAY_MS + (this.completesTrick() ? trickPauseMs() : 0);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.forward();
+      if (this.autoplaying) this.schedule();
+    }, wait);
+  }
+
+  /** Whether the position shown is the one right after a trick was taken. */
+  completesTrick() {
+    const steps = this.steps();
+    const now = steps[this.step];
+    const prev = steps[this.step - 1];
+    return !!(now && prev && now.deal.tricks.length > prev.deal.tricks.length);
+  }
+
   pause() {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = null;
+    this.autoplaying = false;
     this.render();
     return true;
   }
@@ -160,7 +182,8 @@ export class ReplayPage {
       dealSelect,
       btn("replay-first", t("to_deal_start"), "«", () => this.go(this.dealIndex, 0)),
       btn("replay-back", t("step_back"), "◀", () => this.back()),
-      btn("replay-play", this.timer ? t("pause") : t("autoplay"), this.timer ? "||" : "▶▶", () => this.play()),
+      btn("replay-play", this.autoplaying ? t("pause") : t("autoplay"), this.autoplaying ? "||" : "▶▶",
+        () => this.play()),
       btn("replay-forward", t("step_forward"), "▶", () => this.forward()),
       btn("replay-next-deal", t("next_deal"), "»", () => this.go(this.dealIndex + 1, 0)),
       slider,
@@ -207,8 +230,10 @@ export class ReplayPage {
     const done = pos.tricks.length ? pos.tricks[pos.tricks.length - 1] : null;
     const cards = pos.trick.length ? pos.trick : (done ? done.cards : []);
     const label = pos.trick.length ? t("current_trick") : (done ? t("last_trick") : t("no_cards_on_table"));
-    centre.push(h("div", { class: "centre-box", dataset: { testid: "replay-trick" } },
-      h("span", { class: "label", text: label }),
+    const taken = this.completesTrick();
+    centre.push(h("div", { class: "centre-box", dataset: { testid: "replay-trick", complete: taken ? "true" : "false" } },
+      h("span", { class: "label", text: taken && done ? t("trick_taken_by", { n: pos.tricks.length,
+        name: this.seatName(done.winner) }) : label }),
       h("div", { class: `trick${pos.trick.length ? "" : " done"}` }, cards.map(([s, c]) => h("div", {
         class: `trick-card${!pos.trick.length && done && s === done.winner ? " winner" : ""}` },
       cardElement(c, { classes: "small" }), h("span", { class: "who", text: this.seatName(s) }))))));

@@ -19,12 +19,15 @@ import { moveModel } from "./moves.js";
 import { seatLabel } from "./seats.js";
 import { forgetToken, prefs, savedName, saveName, saveToken, setPref, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
+import { isTutorial, Lesson } from "./tutorial.js";
+import { capture, chime, finishAll, motionMode, play, SPEEDS, setSpeed, speedSetting, trickPauseMs } from "./motion.js";
 import { variantTitle } from "./tableinfo.js";
 import { feltMethods } from "./felt.js";
 import { handMethods } from "./hand.js";
 import { panelMethods } from "./panels.js";
 import { resultMethods } from "./tableresults.js";
 import { waitingMethods } from "./tablewait.js";
+import { socialMethods } from "./social.js";
 
 const TABS = ["score", "last", "log", "rules"];
 
@@ -54,6 +57,9 @@ export class TablePage {
     this.joinName = savedName();
     this.ply = 0;
     this.lastTrick = null;
+    this.held = null;
+    this.shownWinner = null;
+    this.lesson = isTutorial() ? new Lesson(this) : null;
     onLangChange(() => {
       if (this.conn) this.conn.send({ type: "lang", lang: lang() });
       this.rules = null;
@@ -109,6 +115,13 @@ export class TablePage {
   // --- messages -----------------------------------------------------------------------------
 
   handle(msg) {
+    // social.js: the turn clock, the chat and the suggested move.
+    const social = this.socialHandle(msg);
+    if (social === null || msg.type === "chat") return;
+    if (social) {
+      this.render();
+      return;
+    }
     switch (msg.type) {
       case "welcome":
         this.seat = msg.seat;
@@ -185,6 +198,7 @@ export class TablePage {
       if (ev.event === "TrickTaken") {
         this.lastTrick = { number: ev.data.number, winner: ev.data.seat, cards: ev.data.cards,
           deal: before ? before.number : null };
+        this.holdTrick(this.lastTrick);
       }
       if (ev.event === "DealEnded") {
         this.dealNotice = { number: before ? before.number : null, trick: this.lastTrick };
@@ -194,6 +208,19 @@ export class TablePage {
     if (msg.seat !== this.seat) announce(msg.events.map((e) => e.text).join(" "));
     if (!before || (before.deal && msg.view.deal && before.number !== msg.view.number)) this.selected.clear();
     this.pruneSelection();
+  }
+
+  /** Keep a completed trick in view for a moment, whatever comes meanwhile (the state itself moves on). */
+  holdTrick(trick) {
+    const ms = trickPauseMs();
+    if (!ms) return;
+    const held = { ...trick };
+    this.held = held;
+    setTimeout(() => {
+      if (this.held !== held) return;
+      this.held = null;
+      this.render();
+    }, ms);
   }
 
   applyError(msg) {
@@ -212,7 +239,10 @@ export class TablePage {
 
   act(action) {
     if (!this.conn) return;
+    if (this.lesson && !this.lesson.allows(action)) return;
     this.refusal = null;
+    // The player's own move ends the pause on the last trick: his card is the news.
+    this.held = null;
     this.pending = this.conn.act(action);
     if (this.pending === null) toast(t("not_connected"));
     this.render();
@@ -284,6 +314,18 @@ export class TablePage {
     return false;
   }
 
+  /** Seat `s` as the player reads it (his own seat is "you"). */
+  seatLabelOf(s) {
+    return seatLabel(this.table, s, this.seat);
+  }
+
+  /** Open rule `id` in the rules panel, scrolled to it. */
+  openRule(id) {
+    this.highlightRule = id;
+    this.highlightScrolled = null;
+    this.showTab("rules");
+  }
+
   showTab(tab) {
     this.tab = tab;
     if (tab === "rules") this.loadRules();
@@ -303,7 +345,13 @@ export class TablePage {
     const cards = [...this.root.querySelectorAll(".hand button.card")];
     const at = cards.indexOf(active);
     if (at >= 0) this.handFocus = at;
+    // A redraw finishes the movements still running: the newest state wins.
+    finishAll();
+    const before = capture(this.root);
+    const collectTo = this.shownWinner;
+    this.shownWinner = null;
     preserveFocus(this.root, () => replace(this.root, ...this.content()));
+    play(this.root, before, { collectTo });
     if (this.tab === "log") {
       const panel = this.root.querySelector(".tabpanel");
       if (panel) panel.scrollTop = panel.scrollHeight;
@@ -332,7 +380,7 @@ export class TablePage {
     document.title = mine ? `● ${t("title_your_turn")} — ${t("brand")}` : t("brand");
     if (mine && this.turnAt !== this.ply) {
       this.turnAt = this.ply;
-      if (prefs().sound) beep();
+      if (prefs().sound) chime();
     }
     if (mine && prefs().autoplay && model.mode === "play" && this.pending === null && this.table.status === "playing"
         && model.playCards.size === 1 && !model.canDraw && !model.canPass && this.autoAt !== this.ply) {
@@ -380,13 +428,20 @@ export class TablePage {
       h("a", { class: "btn small", href: withLang("./"), text: t("to_lobby") }));
   }
 
-  /** The player's table settings: a lone legal card plays itself, a sound on one's turn. */
+  /** The player's table settings: the animation speed, a lone legal card plays itself, a sound on one's turn. */
   prefsBox() {
     const p = prefs();
     const box = (name, label) => h("label", { class: "pref" }, h("input", { type: "checkbox", checked: !!p[name],
       dataset: { key: `pref-${name}` }, onchange: (e) => { setPref(name, e.target.checked); this.render(); } }), " ", label);
-    return h("details", { class: "prefs" }, h("summary", { class: "btn small", text: t("table_settings") }),
-      h("div", { class: "prefs-body" }, box("autoplay", t("pref_autoplay")), box("sound", t("pref_sound"))));
+    const speed = h("label", { class: "pref" }, t("pref_speed"), " ",
+      h("select", { dataset: { key: "pref-speed" }, onchange: (e) => { setSpeed(e.target.value); this.render(); } },
+        SPEEDS.map((v) => h("option", { value: v, text: t(`speed_${v}`), selected: v === speedSetting() }))));
+    const reduced = motionMode() === "reduced"
+      ? h("p", { class: "muted", dataset: { testid: "reduced-motion" }, text: t("pref_reduced_motion") }) : null;
+    return h("details", { class: "prefs", open: this.prefsOpen || null,
+      ontoggle: (e) => { this.prefsOpen = e.target.open; } },
+    h("summary", { class: "btn small", dataset: { key: "prefs" }, text: t("table_settings") }),
+    h("div", { class: "prefs-body" }, speed, reduced, box("autoplay", t("pref_autoplay")), box("sound", t("pref_sound"))));
   }
 
   // --- the game ---
@@ -403,8 +458,9 @@ export class TablePage {
       this.centre(deal),
       this.statusLine(deal, model),
       this.dealNotice ? this.dealNoticeBox() : null);
-    const main = [felt];
+    const main = [felt, this.socialBar(!!(model.myTurn && !view.result))];
     if (view.result) main.push(this.resultBanner(view));
+    if (this.lesson) main.push(this.lesson.box());
     if (this.seat !== null) main.push(this.myArea(deal, model));
     else main.push(h("p", { class: "hint", text: t("watching_hint") }));
     return h("div", { class: "table-layout" },
@@ -425,7 +481,7 @@ export class TablePage {
       log: () => this.logPanel(), rules: () => this.rulesPanel() }[this.tab]();
     return h("aside", { class: "side", "aria-label": t("panels") }, tabs,
       h("div", { class: "tabpanel", role: "tabpanel", id: `panel-${this.tab}`, "aria-labelledby": `tab-${this.tab}`,
-        tabIndex: 0, dataset: { testid: `panel-${this.tab}` } }, body));
+        tabIndex: 0, dataset: { testid: `panel-${this.tab}` } }, body), this.chatBox());
   }
 
   tabKeys(event) {
@@ -439,11 +495,13 @@ export class TablePage {
   /** Stop the connection (leaving the page). */
   stop() {
     if (this.conn) this.conn.stop();
+    if (this.clock) this.clock.stop();
   }
 }
 
 // The page's drawing is split by part of the page (each module adds its methods).
-Object.assign(TablePage.prototype, feltMethods, handMethods, panelMethods, resultMethods, waitingMethods);
+Object.assign(TablePage.prototype, feltMethods, handMethods, panelMethods, resultMethods, waitingMethods,
+  socialMethods);
 
 /**
  * The view after an `update`: its `view` holds only what changed (protocol 2):
@@ -459,24 +517,5 @@ export function applyChanges(view, changes) {
     else out[key] = value;
   }
   return out;
-}
-
-/** A short, quiet tone (only when the player turned the sound on). */
-function beep() {
-  try {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return;
-    const ctx = new Ctx();
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 660;
-    gain.gain.value = 0.05;
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.12);
-    osc.onended = () => ctx.close();
-  } catch (_) {
-    // No sound then; the tab title and the status still say it.
-  }
 }
 

@@ -1,0 +1,166 @@
+"""The table chat (P16): quick phrases and short free text, players and spectators apart.
+
+A line is plain text from end to end: the server cleans it (control
+characters out, spaces collapsed, Unicode NFC, at most
+:data:`~mushka.server.protocol.MAX_CHAT` characters) but never turns it into
+markup, and the page shows it with ``textContent``.  A quick phrase travels as
+its id and every receiver reads it in his own language.
+
+Who hears whom: a player's line goes to everybody at the table; a
+spectator's line goes to the spectators, and to a player only if he asked
+for them (``listen``), so that the table's talk is the players' own.  Each
+connection and each address has a budget of lines (the connection checks it,
+:meth:`mushka.server.connection.Connection.on_chat`); muting a speaker is the
+page's business (it keeps the muted names in the browser).
+
+The last :data:`KEPT` lines stay in memory for whoever arrives (a restart
+forgets them: chat is talk, not part of the game's record).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import weakref
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final, Literal, Protocol
+
+from mushka.i18n import add_texts, tr
+from mushka.server.protocol import CHAT_PHRASES, MAX_CHAT, ChatLine, Lang
+from mushka.server.texts import ProtocolError
+
+KEPT: Final = 50
+"""Lines of a table's chat kept for the connections that arrive later."""
+
+Channel = Literal["players", "spectators"]
+
+
+class Listener(Protocol):
+    """What the chat needs of a connection."""
+
+    seat: int | None
+    lang: Lang
+
+    def send(self, text: str) -> None:
+        """Queue one message."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One line as it was said (its text made per receiver's language when sent)."""
+
+    channel: Channel
+    seat: int | None
+    name: tuple[str, str]
+    """The speaker's name in English and in Russian."""
+    phrase: str | None
+    text: str | None
+    at: str
+
+    def line(self, lang: Lang, *, past: bool = False) -> ChatLine:
+        """The ``chat`` message of this line for a receiver reading ``lang``."""
+        text = self.text if self.phrase is None else tr(f"chat.phrase.{self.phrase}", lang)
+        return ChatLine(channel=self.channel, seat=self.seat, name=self.name[1 if lang == "ru" else 0],
+                        phrase=self.phrase, text=text or "", at=self.at, past=past)
+
+
+def clean_text(text: str) -> str:
+    """P16: free text as it is shown: NFC, control and format characters out, spaces collapsed;
+    a :class:`ProtocolError` if nothing is left or it is too long."""
+    normal = unicodedata.normalize("NFC", text)
+    printable = "".join(ch if ch.isprintable() else " " for ch in normal)
+    cleaned = " ".join(printable.split())
+    if not cleaned:
+        raise ProtocolError("chat_empty", rule="P16")
+    if len(cleaned) > MAX_CHAT:
+        raise ProtocolError("chat_too_long", rule="P16", length=len(cleaned), limit=MAX_CHAT)
+    return cleaned
+
+
+class TableChat:
+    """One table's chat: the recent lines, who listens to the spectators, spectators' numbers."""
+
+    def __init__(self) -> None:
+        """An empty chat."""
+        self.lines: deque[Said] = deque(maxlen=KEPT)
+        self._listening: weakref.WeakSet[Listener] = weakref.WeakSet()
+        self._numbers: weakref.WeakKeyDictionary[Listener, int] = weakref.WeakKeyDictionary()
+        self._next = 1
+
+    def listen(self, client: Listener, spectators: bool) -> None:
+        """Whether ``client`` (a player) hears the spectators' lines from now on."""
+        if spectators:
+            self._listening.add(client)
+        else:
+            self._listening.discard(client)
+
+    def hears(self, client: Listener, said: Said) -> bool:
+        """Whether ``client`` receives ``said``."""
+        if said.channel == "players" or client.seat is None:
+            return True
+        return client in self._listening
+
+    def spectator_name(self, client: Listener) -> tuple[str, str]:
+        """A spectator's name in both languages (``Spectator 2``): numbered as they speak first."""
+        number = self._numbers.get(client)
+        if number is None:
+            number = self._numbers[client] = self._next
+            self._next += 1
+        return tr("chat.spectator", "en", n=number), tr("chat.spectator", "ru", n=number)
+
+    def say(self, client: Listener, names: tuple[str, str], *, text: str | None, phrase: str | None,
+            clients: Iterable[Listener]) -> Said:
+        """P16: check one line, keep it and send it to everybody who hears it."""
+        if (text is None) == (phrase is None):
+            raise ProtocolError("chat_one", rule="P16")
+        if phrase is not None and phrase not in CHAT_PHRASES:
+            raise ProtocolError("chat_phrase", rule="P16", phrase=phrase[:32], known=", ".join(CHAT_PHRASES))
+        cleaned = None if text is None else clean_text(text)
+        spectator = client.seat is None
+        said = Said(channel="spectators" if spectator else "players", seat=client.seat,
+                    name=self.spectator_name(client) if spectator else names,
+                    phrase=phrase, text=cleaned, at=datetime.now(UTC).isoformat(timespec="seconds"))
+        self.lines.append(said)
+        made: dict[Lang, str] = {}
+        for other in list(clients):
+            if self.hears(other, said):
+                if other.lang not in made:
+                    made[other.lang] = said.line(other.lang).model_dump_json()
+                other.send(made[other.lang])
+        return said
+
+    def replay_to(self, client: Listener) -> None:
+        """Send a connection that just arrived the recent lines it may hear."""
+        for said in self.lines:
+            if self.hears(client, said):
+                client.send(said.line(client.lang, past=True).model_dump_json())
+
+
+add_texts({
+    "chat.spectator": ("Spectator {n}", "Зритель {n}"),
+    "chat.phrase.hello": ("Hello!", "Привет!"),
+    "chat.phrase.good_luck": ("Good luck!", "Удачи!"),
+    "chat.phrase.good_game": ("Good game!", "Хорошая игра!"),
+    "chat.phrase.well_played": ("Well played!", "Отлично сыграно!"),
+    "chat.phrase.nice_trick": ("Nice trick!", "Красивая взятка!"),
+    "chat.phrase.thanks": ("Thanks!", "Спасибо!"),
+    "chat.phrase.sorry": ("Sorry!", "Извините!"),
+    "chat.phrase.oops": ("Oops, misclick.", "Ой, не туда нажал."),
+    "chat.phrase.one_moment": ("One moment, please.", "Минутку, пожалуйста."),
+    "chat.phrase.bye": ("Bye, thanks for the game!", "Пока, спасибо за игру!"),
+    "server.error.chat_empty": ("a chat line needs some text", "в строке чата нет текста"),
+    "server.error.chat_too_long": ("the chat line has {length} characters; at most {limit} are allowed",
+                                   "в строке чата {length} знаков; допускается не больше {limit}"),
+    "server.error.chat_one": ("a chat line is either a quick phrase or text, exactly one of the two",
+                              "строка чата — либо готовая фраза, либо текст, ровно одно из двух"),
+    "server.error.chat_phrase": ("unknown quick phrase {phrase!r}; known: {known}",
+                                 "неизвестная готовая фраза {phrase!r}; известны: {known}"),
+    "server.error.chat_rate": ("too many chat lines: at most {count} in {seconds} seconds",
+                               "слишком много строк чата: не больше {count} за {seconds} с"),
+    "server.error.bad_timer": ("a turn timer of {seconds} s is not offered; choose one of {allowed} (0: none)",
+                               "таймера хода в {seconds} с нет; выберите одно из {allowed} (0 — без таймера)"),
+    "server.error.not_substituted": ("no bot is playing for your seat", "за ваше место не играет бот"),
+})

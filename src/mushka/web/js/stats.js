@@ -1,0 +1,59 @@
+// The lobby's leaderboard (GET /api/ratings): people by nickname and the bots
+// by level, with games, wins, the average record of classic and mistigri
+// parties, kopilka money and the rating (openskill, μ − 3σ; docs/play.md).
+// The player's own line is shown apart when he is not among the best.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { botChoice, signed } from "./seats.js";
+
+function cell(text, cls = "num") {
+  return h("td", { class: cls, text: text === null || text === undefined ? "—" : String(text) });
+}
+
+function row(line, you) {
+  const name = line.bot ? botChoice(line.name) : line.name;
+  return h("tr", { class: you ? "you" : "", dataset: { testid: line.bot ? "bot-line" : you ? "my-line" : "player-line" } },
+    cell(line.rank || "—"), cell(name, "name"), cell(line.games), cell(line.wins),
+    cell(line.classic_record), cell(line.mistigri_record),
+    cell(line.kopilka_games ? signed(line.kopilka_money) : null), cell(line.rating.toFixed(1)));
+}
+
+function board(lines, me, testid) {
+  return h("div", { class: "board-scroll" }, h("table", { class: "board", dataset: { testid } },
+    h("thead", {}, h("tr", {},
+      ["board_rank", "board_name", "board_games", "board_wins", "board_classic", "board_mistigri", "board_kopilka",
+        "board_rating"].map((k) => h("th", { scope: "col", text: t(k) })))),
+    h("tbody", {}, lines.map((l) => row(l, !l.bot && me && l.name.toLocaleLowerCase() === me.toLocaleLowerCase())))));
+}
+
+/** The leaderboard panel from a `RatingsReply` (or its loading or error state). */
+export function leaderboard(reply, error, me) {
+  const parts = [h("h2", { id: "board-title", text: t("board_title") })];
+  if (error) parts.push(h("p", { class: "error-text", text: error }));
+  else if (!reply) parts.push(h("p", { class: "muted", text: t("loading") }));
+  else {
+    const you = reply.you;
+    if (you) {
+      parts.push(h("p", { class: "board-you", dataset: { testid: "board-you" } },
+        t("board_you", { name: you.name, rank: you.rank, games: you.games, wins: you.wins, rating: you.rating.toFixed(1) })));
+    } else if (me) {
+      parts.push(h("p", { class: "muted", text: t("board_you_none", { name: me }) }));
+    } else {
+      parts.push(h("p", { class: "muted", text: t("board_no_name") }));
+    }
+    if (reply.players.length) {
+      const shown = [...reply.players];
+      if (you && !shown.some((l) => l.rank === you.rank)) shown.push(you);
+      parts.push(board(shown, me, "board-players"));
+    } else {
+      parts.push(h("p", { class: "muted", text: t("board_empty") }));
+    }
+    if (reply.bots.length) {
+      parts.push(h("h3", { text: t("board_bots") }), board(reply.bots, null, "board-bots"));
+    }
+    parts.push(h("p", { class: "muted small", text: t("board_note") }));
+  }
+  return h("section", { class: "panel leaderboard", "aria-labelledby": "board-title", dataset: { testid: "leaderboard" } },
+    ...parts);
+}
