@@ -24,10 +24,11 @@ MOVES = ["stand 6C 7C", "KH", "TD", "QH", "AS", "AH"]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
-def tutorial_page(open_page: Any, live_server: Any, lang: str = "en", **kwargs: Any) -> Page:
-    """The lobby, then "Learn to play": the tutorial table from the player's seat."""
+def tutorial_page(open_page: Any, live_server: Any, lang: str = "en", *, button: str = "#learn-btn",
+                  **kwargs: Any) -> Page:
+    """The lobby, then "Learn to play" (the top bar's, or ``button``): the tutorial table from the player's seat."""
     page: Page = open_page(f"{live_server.url}?lang={lang}", **kwargs)
-    page.locator("#learn-btn").click()
+    page.locator(button).click()
     page.wait_for_url(re.compile(r"tutorial=1"))
     expect(page.locator("[data-testid=lesson]")).to_be_visible()
     return page
@@ -67,7 +68,9 @@ def trick_cards(page: Page) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_tutorial_deal_played_to_the_end(open_page, live_server, page_errors, lang):
     """The walkthrough from the lobby to the end of its deal, every step explained in the page's language."""
-    page = tutorial_page(open_page, live_server, lang)
+    # In Russian through the lobby's own invitation, in English through the top bar.
+    button = "[data-key=learn-lobby]" if lang == "ru" else "#learn-btn"
+    page = tutorial_page(open_page, live_server, lang, button=button)
     texts = []
     assert lesson_step(page) == 0
     texts.append(page.locator("[data-testid=lesson] p").inner_text())
@@ -105,6 +108,12 @@ def test_tutorial_deal_played_to_the_end(open_page, live_server, page_errors, la
     # A rule named by the lesson is one click away.
     page.locator("[data-key=tut-rule-C18]").click()
     expect(page.locator("#rule-C18")).to_be_visible()
+    # The rules panel speaks plainly first (the exact text and its id follow); no notation or guarantees.
+    plain = page.locator("[data-plain=C18]")
+    expect(plain).to_contain_text("5")
+    assert bool(CYRILLIC.search(re.sub(r"[Мм]ушк\w*|ремиз", "", plain.inner_text()))) == (lang == "ru")
+    ids = page.eval_on_selector_all("[data-testid=rule-list] dt", "els => els.map(e => e.dataset.rule)")
+    assert "C14" in ids and not [i for i in ids if re.match(r"^(N|G)\d+$", i)], ids
     # History scrolled to its newest event.
     page.locator("[data-key=tab-log]").click()
     at_end = page.eval_on_selector("[data-testid=panel-log]", "p => p.scrollTop + p.clientHeight >= p.scrollHeight - 2")
@@ -135,6 +144,11 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
     boxes = {s: page.locator(f"[data-testid=seat-{s}]").bounding_box() for s in (2, 3)}
     assert boxes[2] and boxes[3] and boxes[2]["x"] < boxes[3]["x"]
     assert by_seat[2]["x"] < by_seat[3]["x"]
+    # Only the picture waits: the state is the newest one meanwhile (the dealer has led,
+    # it is the player's turn, his legal cards are marked) while the trick still shows.
+    page.wait_for_selector(".me.to-act")
+    assert felt(page)["toAct"] == "0" and page.locator("[data-testid=hand] button.card.legal").count() >= 1
+    assert page.locator("[data-testid=trick]").get_attribute("data-held") == "true"
     # The pause ends by itself; the dealer's lead is on the table then.
     page.wait_for_function("() => document.querySelector('[data-testid=trick]').dataset.held === 'false'")
     assert time.monotonic() - seen > 0.8

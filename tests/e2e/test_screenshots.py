@@ -122,3 +122,24 @@ def test_phone_table(open_page, live_server, page_errors):
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width
     assert not page_errors
+
+
+def test_tutorial_pictures(open_page, live_server, page_errors):
+    """The walkthrough at its third step: the dealer trumped, the player must trump a club lead."""
+    for lang in ("en", "ru"):
+        page = open_page(f"{live_server.url}?lang={lang}", viewport={"width": 1280, "height": 860})
+        page.locator("#learn-btn").click()
+        page.locator("[data-key=tut-next]").click()
+        for move in (["7C", "6C", "stand"], ["KH"]):
+            page.wait_for_selector(".me.to-act")
+            ply = int(felt(page)["ply"])
+            for word in move:
+                target_el = page.locator("[data-key=act-stand]") if word == "stand" else page.locator(
+                    f"[data-testid=hand] button[data-card='{word}']")
+                target_el.click()
+            page.wait_for_function("p => Number(document.querySelector('[data-testid=felt]').dataset.ply) > p", arg=ply)
+        page.wait_for_selector(".me.to-act")
+        expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-step", "3")
+        expect(page.locator("[data-testid=trick-card]")).to_have_count(1)
+        picture(page, f"tutorial-{lang}", full=True)
+    assert not page_errors

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "mushka" / "web"
+ROOT = Path(__file__).resolve().parents[2]
 JS = sorted((WEB / "js").glob("*.js"))
 
 DYNAMIC = {
@@ -103,3 +104,16 @@ def test_every_option_has_a_title_in_words():
     words = set(re.findall(r'^\s+"?(\w+)"?: \[', values, re.M))
     closed = {v for o in OPTIONS for v in o.values if not v.isdigit()}
     assert not sorted(closed - words), f"option values without words: {sorted(closed - words)}"
+
+
+def test_plain_rule_help_names_real_rules_in_both_languages():
+    """web/js/rulehelp.js: each sentence is for a rule of the specification, in English and Russian."""
+    source = (WEB / "js" / "rulehelp.js").read_text(encoding="utf-8")
+    entries = re.findall(r'^\s*([A-Z]+\d+): \["([^"]+)", "([^"]+)"\],$', source, re.M)
+    assert len(entries) > 40
+    spec = (ROOT / "docs" / "rules" / "RULES.md").read_text(encoding="utf-8")
+    ids = set(re.findall(r"\*\*((?:C|MI|K)\d+)\*\*", spec))
+    for rule, en, ru in entries:
+        assert rule in ids, rule
+        assert not re.search(r"[А-Яа-яЁё]", en.replace("мушка", "").replace("ремиз", "")), rule
+        assert re.search(r"[А-Яа-яЁё]", ru), rule

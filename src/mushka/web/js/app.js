@@ -28,6 +28,8 @@ function route() {
   const table = params.get("table");
   const replay = params.get("replay");
   for (const id of ["view-lobby", "view-table", "view-replay"]) byId(id).hidden = true;
+  // The walkthrough is offered in the lobby itself (and in the top bar everywhere).
+  byId("learn-banner").hidden = !!(table || replay);
   if (table) {
     const root = byId("view-table");
     root.hidden = false;

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { explainSeat, partText, stateWord } from "./explain.js";
 import { optionTitle, optionValue } from "./optionwords.js";
+import { plainRule } from "./rulehelp.js";
 import { tableRules } from "./rulesinfo.js";
 import { seatLabel, seatName, signed } from "./seats.js";
 import { variantTitle } from "./tableinfo.js";
@@ -121,11 +122,15 @@ export const panelMethods = {
     const playerRules = this.rules.list.filter((r) => !/^(N|G)\d+$/.test(r.id));
     const list = h("dl", { class: "rule-list", dataset: { testid: "rule-list" } }, playerRules.map((r) => {
       const cls = r.id === this.highlightRule ? "highlight" : "";
+      // The rule in plain words first; its id, section and exact text after it.
+      const plain = plainRule(r.id);
       return [
-        h("dt", { id: `rule-${r.id}`, class: cls, dataset: { rule: r.id } }, r.id,
+        h("dt", { id: `rule-${r.id}`, class: cls, dataset: { rule: r.id } },
+          plain ? h("span", { class: "plain", dataset: { plain: r.id }, text: `${plain} ` }) : null,
+          h("span", { class: "rule-id", text: r.id }),
           h("span", { class: "muted", text: ` ${r.section_title} · ${r.tags.join(", ")}` }),
           r.changed ? h("strong", { text: ` (${t("changed")})` }) : null),
-        h("dd", { class: cls, dataset: { rule: r.id }, text: r.text }),
+        h("dd", { class: `${cls} exact`.trim(), dataset: { rule: r.id }, text: r.text }),
       ];
     }));
     if (this.highlightRule && this.highlightScrolled !== this.highlightRule) {
