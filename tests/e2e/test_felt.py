@@ -144,6 +144,11 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
     boxes = {s: page.locator(f"[data-testid=seat-{s}]").bounding_box() for s in (2, 3)}
     assert boxes[2] and boxes[3] and boxes[2]["x"] < boxes[3]["x"]
     assert by_seat[2]["x"] < by_seat[3]["x"]
+    # Only the picture waits: the state is the newest one meanwhile (the dealer has led,
+    # it is the player's turn, his legal cards are marked) while the trick still shows.
+    page.wait_for_selector(".me.to-act")
+    assert felt(page)["toAct"] == "0" and page.locator("[data-testid=hand] button.card.legal").count() >= 1
+    assert page.locator("[data-testid=trick]").get_attribute("data-held") == "true"
     # The pause ends by itself; the dealer's lead is on the table then.
     page.wait_for_function("() => document.querySelector('[data-testid=trick]').dataset.held === 'false'")
     assert time.monotonic() - seen > 0.8

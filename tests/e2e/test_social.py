@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-CALM = {"flush": "none", "privileged_four": "none", "initial_record": 300}
+# Long enough for a test's few moves, short enough that a game left to the bots ends soon.
+CALM = {"flush": "none", "privileged_four": "none", "initial_record": 40}
 
 
 def table(live_server, seats: list[str], name: str = "Anna", **body: Any) -> dict:
@@ -138,6 +139,17 @@ def test_p16_chat_shows_markup_as_text_and_keeps_spectators_apart(open_page, liv
     expect(fan.locator("[data-testid=chat-lines]")).to_contain_text("still muted?")
     page.wait_for_timeout(500)
     expect(page.locator("[data-testid=chat-lines]")).not_to_contain_text("still muted?")
+    assert not page_errors
+
+
+def test_p16_friends_chat_while_the_table_waits(open_page, live_server, page_errors):
+    made = live_server.api("POST", "api/tables", {"variant": "classic", "players": 3, "name": "Anna",
+                                                  "seats": ["me", "open", "bot"], "listed": False})
+    assert made["table"]["turn_seconds"] == 60, "a table for friends has a turn timer unless told otherwise"
+    host = open_page(url_of(live_server, made))
+    guest = open_page(watch_url(live_server, made, "ru"))
+    host.locator("[data-testid=phrase-hello]").click()
+    expect(guest.locator("[data-testid=chat-lines]")).to_contain_text("Привет!")
     assert not page_errors
 
 

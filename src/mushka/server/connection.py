@@ -286,7 +286,7 @@ class Connection:
 
     async def on_back(self, message: Back) -> None:
         """P15: take the seat back from the bot that plays for it."""
-        await self._table().back(self)
+        await self._table().social.back(self)
 
     async def on_chat(self, message: Chat) -> None:
         """P16: one line of table chat, within this connection's and this address's budgets."""
@@ -295,11 +295,11 @@ class Connection:
             rate, burst = ((self.config.chat_rate, self.config.chat_burst) if not mine else
                            (self.config.chat_address_rate, self.config.chat_address_burst))
             raise ProtocolError("chat_rate", rule="P16", count=burst, seconds=round(burst / rate))
-        self._table().say(self, text=message.text, phrase=message.phrase)
+        self._table().social.say(self, text=message.text, phrase=message.phrase)
 
     async def on_listen(self, message: Listen) -> None:
         """P16: hear the spectators' chat, or not."""
-        self._table().chat.listen(self, message.spectators)
+        self._table().social.chat.listen(self, message.spectators)
 
     async def on_hint(self, message: AskHint) -> None:
         """P17: suggest a move (practice tables only)."""

@@ -347,7 +347,7 @@ class Lobby:
             again = Table(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
-                turn_seconds=table.timer.seconds,
+                turn_seconds=table.turn_seconds,
             )
             try:
                 await asyncio.to_thread(self.store.create, again.snapshot())

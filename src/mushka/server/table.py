@@ -43,7 +43,6 @@ from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
 from mushka.rules.texts import render_rules, section_title
-from mushka.server.chat import TableChat
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
     Error,
@@ -61,9 +60,9 @@ from mushka.server.protocol import (
     Welcome,
 )
 from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot, TableStore
+from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import EngineText, ProtocolError, bot_persona, refusal
 from mushka.server.thinkers import Thinkers
-from mushka.server.timer import TurnTimer
 from mushka.server.views import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
 from mushka.server.writer import WriteFailed, Writer
@@ -240,10 +239,9 @@ class Table:
         self.stalled = False
         """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
-        self.timer = TurnTimer(turn_seconds, self._time_up)
-        """P15: the deadline of the person to act (see :mod:`mushka.server.timer`)."""
-        self.chat = TableChat()
-        """P16: the table's chat (see :mod:`mushka.server.chat`)."""
+        self.social = TableSocial(self, turn_seconds, presence=self._presence, wake=self._wake.set,
+                                  check_storage=self._check_storage, closed=lambda: self._closed)
+        """P15, P16: the turn timer and the chat (see :mod:`mushka.server.tablesocial`)."""
         self.plan: tuple[int, tuple[str, ...]] | None = None
         """A first dealer and first deck the game starts with (the tutorial's stacked deal, N4)."""
         self.scripted: dict[int, Scripted] = {}
@@ -301,7 +299,7 @@ class Table:
             autostart=self.autostart, version=self.version, ply=self.ply,
             seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
-            names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.timer.seconds,
+            names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
         )
 
     def record_text(self) -> str:
@@ -357,8 +355,13 @@ class Table:
             options=self._options_changed, status=self.status, host=self.host,
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
             invite=f"/?table={self.id}", version=self.version, created=self.created.isoformat(),
-            result=result, next=self.next, turn_seconds=self.timer.seconds,
+            result=result, next=self.next, turn_seconds=self.turn_seconds,
         )
+
+    @property
+    def turn_seconds(self) -> int:
+        """P15: the table's time per move (0: no turn timer)."""
+        return self.social.timer.seconds
 
     @property
     def spectators(self) -> int:
@@ -374,7 +377,7 @@ class Table:
             view = self._views.full(self.game, seat)
             names = self.names().get(lang)
             history = [event_out(e.seen_by(seat), lang, names) for e in self._current_events()]
-        clock = self.timer.clock(self.announced) if self.timer.seconds else None
+        clock = self.social.timer.clock(self.announced) if self.turn_seconds else None
         return State(version=self.version, ply=self.ply, table=self.info(lang), view=view, log=history,
                      clock=clock, id=request)
 
@@ -567,7 +570,7 @@ class Table:
                                 host=client.seat is not None and client.seat == self.host,
                                 lang=client.lang, id=request).model_dump_json())
             client.send(self.state(client, request).model_dump_json())
-            self.chat.replay_to(client)
+            self.social.chat.replay_to(client)
             self._presence()
 
     async def detach(self, client: Client) -> None:
@@ -599,10 +602,9 @@ class Table:
         if seat.away is not None:
             seat.away.cancel()
             seat.away = None
-        if seat.substitute:
-            seat.substitute = seat.timed_out = False
+        if self.social.taken_back(seat):
             self._wake.set()
-            self._retime()
+            self.social.retime()
 
     def _maybe_away(self, seat: Seat) -> None:
         if self.status != "playing" or seat.kind != "human" or seat.connections > 0 or seat.substitute:
@@ -619,7 +621,7 @@ class Table:
                 log.info("table %s: a bot plays for absent seat %d", self.id, seat.index)
                 self._presence()
                 self._wake.set()
-                self._retime()
+                self.social.retime()
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -634,10 +636,9 @@ class Table:
             if version is not None and version != self.version:
                 raise ProtocolError("stale", rule="P9", given=version, current=self.version)
             seat = self.seats[client.seat]
-            if seat.substitute and self.game.to_act == seat.index:
-                # P15: the player acts himself: the seat is his again (the bot, which
-                # chose at this version, then finds the version moved on and stops).
-                seat.substitute = seat.timed_out = False
+            # P15: the player acts himself: the seat is his again (the bot, which chose at
+            # this version, then finds the version moved on and stops).
+            if self.game.to_act == seat.index and self.social.taken_back(seat):
                 self._presence()
             try:
                 action = self.game.deal.read_action(text)
@@ -668,7 +669,7 @@ class Table:
             self._broadcast(ended)
         self.announced = self.version
         self._wake.set()
-        self._retime()
+        self.social.retime()
         if ended is not None:
             self._game_over()
 
@@ -759,12 +760,12 @@ class Table:
         for seat in self.seats:
             self._maybe_away(seat)
         self._wake.set()
-        self._retime()
+        self.social.retime()
 
     async def close(self) -> None:
         """Stop the table's tasks (server shutdown or eviction)."""
         self._closed = True
-        await self.timer.close()
+        await self.social.timer.close()
         tasks = [t for t in [self._driver, *(s.away for s in self.seats)] if t is not None]
         for t in tasks:
             t.cancel()
@@ -916,61 +917,7 @@ class Table:
         if ended is not None:
             self._game_over()
 
-    # --- chat, P16 (mushka.server.chat) -------------------------------------------------
-
-    def say(self, client: Client, *, text: str | None, phrase: str | None) -> None:
-        """P16: one line of chat from ``client`` to everybody at the table who hears it."""
-        names = ("", "")
-        if client.seat is not None:
-            s = self.seats[client.seat]
-            names = (s.shown_name("en") or tr("server.player_name", "en", seat=s.index + 1),
-                     s.shown_name("ru") or tr("server.player_name", "ru", seat=s.index + 1))
-        self.chat.say(client, names, text=text, phrase=phrase, clients=self.clients)
-
-    # --- the turn timer, P15 (mushka.server.timer) ------------------------------------
-
-    def _retime(self) -> None:
-        """Time the move of the person to act now, if the table has a timer; tell everybody."""
-        game = self.game
-        seat: int | None = None
-        if self.status == "playing" and game is not None and not game.is_over and not self._closed:
-            s = self.seats[game.to_act]
-            if s.kind == "human" and not s.substitute:
-                seat = s.index
-        if self.timer.arm(seat, self.version) and self.clients:
-            text = self.timer.clock(self.announced).model_dump_json()
-            for client in list(self.clients):
-                client.send(text)
-
-    async def _time_up(self, index: int, version: int) -> None:
-        """P15: the time of ``index`` at ``version`` is up: a bot plays for him until he is back."""
-        async with self.lock:
-            game = self.game
-            if (self._closed or self.version != version or self.status != "playing" or game is None
-                    or game.to_act != index):
-                return  # he moved in time, or the table moved on
-            seat = self.seats[index]
-            if seat.kind != "human" or seat.substitute:
-                return
-            seat.substitute, seat.timed_out = True, True
-            log.info("table %s: seat %d ran out of time; a bot plays for it", self.id, index)
-            self._presence()
-            self._retime()
-            self._wake.set()
-
-    async def back(self, client: Client) -> None:
-        """P15: the player takes his seat back from the bot playing for him."""
-        self._check_storage()
-        async with self.lock:
-            if client.seat is None:
-                raise ProtocolError("spectator", rule="P5")
-            seat = self.seats[client.seat]
-            if not seat.substitute:
-                raise ProtocolError("not_substituted", rule="P15")
-            seat.substitute = seat.timed_out = False
-            self._presence()
-            self._retime()
-            self._wake.set()
+    # --- the social side (mushka.server.tablesocial) -------------------------------------
 
     def _game_over(self) -> None:
         """Tell whoever counts finished games (the ratings) that this one ended."""

@@ -402,7 +402,7 @@ export class TablePage {
       return [h("p", { class: "muted", role: "status", text: t("loading_table") })];
     }
     const parts = [this.header()];
-    if (this.table.status === "waiting" || !this.view) parts.push(this.waitingRoom());
+    if (this.table.status === "waiting" || !this.view) parts.push(this.waitingRoom(), this.chatBox());
     else parts.push(this.gameArea());
     return parts;
   }

@@ -1,0 +1,167 @@
+"""A table's social side: its turn timer (P15) and its chat (P16), and the bot that
+plays for a timed-out seat until the player is back.
+
+:class:`TableSocial` belongs to one :class:`~mushka.server.table.Table` and
+works on it through :class:`Host`, the few things of a table it needs (the
+table module stays about the game, its seats and its storage).  Every change
+it makes to a seat is made under the table's lock, as every other change of
+the table is (STYLE 13).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Collection, Sequence
+from typing import Protocol
+
+from mushka.i18n import tr
+from mushka.match import Game
+from mushka.server.chat import Listener, TableChat
+from mushka.server.protocol import SeatKind, TableStatus
+from mushka.server.texts import ProtocolError
+from mushka.server.timer import TurnTimer
+
+log = logging.getLogger("mushka.server")
+
+
+class SeatLike(Protocol):
+    """What the social side needs of a seat."""
+
+    index: int
+    kind: SeatKind
+    substitute: bool
+    timed_out: bool
+
+    def shown_name(self, lang: str) -> str | None:
+        """The name players see for the seat."""
+        ...
+
+
+class Host(Protocol):
+    """What the social side needs of its table."""
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        ...
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """The lock every change of the table is made under."""
+        ...
+
+    @property
+    def game(self) -> Game | None:
+        """The game, once started."""
+        ...
+
+    @property
+    def status(self) -> TableStatus:
+        """Waiting, playing or over."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The table's version now."""
+        ...
+
+    @property
+    def announced(self) -> int:
+        """The version last sent to the connections."""
+        ...
+
+    @property
+    def clients(self) -> Collection[Listener]:
+        """The table's connections."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[SeatLike]:
+        """The table's seats."""
+        ...
+
+
+class TableSocial:
+    """One table's turn timer and chat (see the module docstring)."""
+
+    def __init__(self, host: Host, turn_seconds: int, *, presence: Callable[[], None],
+                 wake: Callable[[], None], check_storage: Callable[[], None],
+                 closed: Callable[[], bool]) -> None:
+        """The social side of ``host``: ``presence`` tells everybody who sits where, ``wake``
+        starts the table's bots, ``check_storage`` refuses changes while storage fails (P14)."""
+        self.host = host
+        self.timer = TurnTimer(turn_seconds, self.time_up)
+        """P15: the deadline of the person to act (see :mod:`mushka.server.timer`)."""
+        self.chat = TableChat()
+        """P16: the table's chat (see :mod:`mushka.server.chat`)."""
+        self._presence = presence
+        self._wake = wake
+        self._check_storage = check_storage
+        self._closed = closed
+
+    # --- chat, P16 -----------------------------------------------------------------------
+
+    def say(self, client: Listener, *, text: str | None, phrase: str | None) -> None:
+        """P16: one line of chat from ``client`` to everybody at the table who hears it."""
+        names = ("", "")
+        if client.seat is not None:
+            s = self.host.seats[client.seat]
+            names = (s.shown_name("en") or tr("server.player_name", "en", seat=s.index + 1),
+                     s.shown_name("ru") or tr("server.player_name", "ru", seat=s.index + 1))
+        self.chat.say(client, names, text=text, phrase=phrase, clients=self.host.clients)
+
+    # --- the turn timer, P15 ----------------------------------------------------------------
+
+    def retime(self) -> None:
+        """Time the move of the person to act now, if the table has a timer; tell everybody."""
+        host = self.host
+        game = host.game
+        seat: int | None = None
+        if host.status == "playing" and game is not None and not game.is_over and not self._closed():
+            s = host.seats[game.to_act]
+            if s.kind == "human" and not s.substitute:
+                seat = s.index
+        if self.timer.arm(seat, host.version) and host.clients:
+            text = self.timer.clock(host.announced).model_dump_json()
+            for client in list(host.clients):
+                client.send(text)
+
+    async def time_up(self, index: int, version: int) -> None:
+        """P15: the time of ``index`` at ``version`` is up: a bot plays for him until he is back."""
+        host = self.host
+        async with host.lock:
+            game = host.game
+            if (self._closed() or host.version != version or host.status != "playing" or game is None
+                    or game.to_act != index):
+                return  # he moved in time, or the table moved on
+            seat = host.seats[index]
+            if seat.kind != "human" or seat.substitute:
+                return
+            seat.substitute, seat.timed_out = True, True
+            log.info("table %s: seat %d ran out of time; a bot plays for it", host.id, index)
+            self._presence()
+            self.retime()
+            self._wake()
+
+    async def back(self, client: Listener) -> None:
+        """P15: the player takes his seat back from the bot playing for him."""
+        self._check_storage()
+        async with self.host.lock:
+            if client.seat is None:
+                raise ProtocolError("spectator", rule="P5")
+            seat = self.host.seats[client.seat]
+            if not seat.substitute:
+                raise ProtocolError("not_substituted", rule="P15")
+            seat.substitute = seat.timed_out = False
+            self._presence()
+            self.retime()
+            self._wake()
+
+    def taken_back(self, seat: SeatLike) -> bool:
+        """The player acts or comes back himself: the bot stops playing for him (lock held).
+        True if a bot was playing for him."""
+        if not seat.substitute:
+            return False
+        seat.substitute = seat.timed_out = False
+        return True
