@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("results", help="JSON lines written by bench/bots_strength.py --json")
     parser.add_argument("--field", default="heuristic")
     parser.add_argument("--out", default="bots-strength-time.png")
+    parser.add_argument("--note", default="", help="a line under the title (say the load, the seeds)")
     parser.add_argument("--times", help="JSON lines of bench/bots_time.py --json: the x of each spec and table")
     parser.add_argument("--field-time", type=float, default=0.0005, help="seconds per decision of the field bot")
     args = parser.parse_args(argv)
@@ -55,13 +56,14 @@ def main(argv: list[str] | None = None) -> None:
         ax.errorbar([x * shift for x in xs], ys, yerr=err, fmt="o", capsize=3,
                     label=f"{variant} {players}", color=f"C{k}")
         for r, x, y in zip(mine, xs, ys, strict=True):
-            ax.annotate(r["test"].replace("search:", "").replace(",seconds=0", ""), (x * shift, y),
+            ax.annotate(r["test"].replace(",seconds=0", "").replace(":iterations=", " "), (x * shift, y),
                         fontsize=6, xytext=(4, 2), textcoords="offset points")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log")
     ax.set_xlabel("mean thinking time per decision, s (log scale)")
     ax.set_ylabel(f"money per game over {args.field} (95% CI)")
-    ax.set_title("Strength against time per decision (duplicate deals)")
+    ax.set_title("Strength against time per decision (duplicate deals)" + (f"\n{args.note}" if args.note else ""),
+                 fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(args.out)

@@ -101,12 +101,25 @@ def play_seed(args: tuple[str, int, str, str, int, int]) -> dict[str, object]:
 
 
 def measure(variant: str, players: int, test: str, field: str, seeds: int, *, first: int = 0,
-            jobs: int = 0, max_deals: int = 200) -> dict[str, object]:
-    """Play ``seeds`` seeds (from ``first``) and summarise."""
+            jobs: int = 0, max_deals: int = 200, partial: str | None = None) -> dict[str, object]:
+    """Play ``seeds`` seeds (from ``first``) and summarise.
+
+    With ``partial`` each seed's result is appended to that file as soon as
+    it is known (one JSON object a line), so that a long run stopped early
+    still says what it measured.
+    """
     start = time.perf_counter()
     work = [(variant, players, test, field, first + k, max_deals) for k in range(seeds)]
+    rows = []
     with Pool(jobs or os.cpu_count() or 1) as pool:
-        rows = list(pool.imap_unordered(play_seed, work, chunksize=1))
+        for r in pool.imap_unordered(play_seed, work, chunksize=1):
+            rows.append(r)
+            if partial:
+                with open(partial, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"variant": variant, "players": players, "test": test, "field": field,
+                                          "seed": r["seed"], "diff": r["diff"], "deals": r["deals"],
+                                          "decisions": len(r["times"]),  # type: ignore[arg-type]
+                                          "time_s": sum(r["times"])}) + "\n")  # type: ignore[arg-type]
     rows.sort(key=lambda r: r["seed"])  # type: ignore[arg-type, return-value]
     diffs = [float(r["diff"]) for r in rows]  # type: ignore[arg-type]
     times = [t for r in rows for t in r["times"]]  # type: ignore[attr-defined]
@@ -210,6 +223,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--suite", choices=sorted(SUITES), help="run a whole suite of tables instead")
     parser.add_argument("--only", help="with --suite: only rows whose test bot starts with this")
     parser.add_argument("--json", help="append one JSON object per result to this file")
+    parser.add_argument("--partial", help="append each seed's result to this file as soon as it is known")
     parser.add_argument("--share", metavar="JSONL", help="only report the search's share of the oracle's edge")
     parser.add_argument("--compare", metavar="JSONL", help="only report paired differences between test bots")
     args = parser.parse_args(argv)
@@ -226,7 +240,7 @@ def main(argv: list[str] | None = None) -> None:
         plan = [p for p in plan if p[2].startswith(args.only)]
     for variant, players, test, field, seeds in plan:
         row = measure(variant, players, test, field, seeds, first=args.first_seed, jobs=args.jobs,
-                      max_deals=args.max_deals)
+                      max_deals=args.max_deals, partial=args.partial)
         print(line(row), flush=True)
         if args.json:
             with open(args.json, "a", encoding="utf-8") as out:

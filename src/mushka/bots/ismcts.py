@@ -142,11 +142,15 @@ class IsmctsBot:
         root = _Node(n)
         spread = _Spread()
         iterations = 0
+        begun = time.perf_counter() - start
         while True:
             if self.iterations and iterations >= self.iterations:
                 break
-            if self.seconds and iterations and time.perf_counter() - start >= self.seconds:
-                break
+            if self.seconds and iterations:
+                elapsed = time.perf_counter() - start
+                # Stop when one more iteration of the average cost would overrun the cap.
+                if elapsed + (elapsed - begun) / iterations >= self.seconds:
+                    break
             if len(pool) < self.pool:
                 world = sampler.sample(rng)
                 if world is None:

@@ -90,10 +90,10 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "novice:mistakes=0.35", -14.9),
-    Level("casual", "novice:mistakes=0.12", -7.3),
+    Level("beginner", "novice:mistakes=0.35", -24.2),
+    Level("casual", "novice:mistakes=0.12", -10.0),
     Level("club", "heuristic", 0.0),
-    Level("strong", "search:iterations=600,seconds=0.3", 3.0),
+    Level("strong", "search:iterations=600,seconds=0.3", 2.6),
     Level("expert", "search:iterations=2000,seconds=0.3"),
 )
 """Every level, weakest first (the order is part of the contract)."""

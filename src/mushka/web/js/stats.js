@@ -14,16 +14,17 @@ function cell(text, cls = "num") {
 function row(line, you) {
   const name = line.bot ? botChoice(line.name) : line.name;
   return h("tr", { class: you ? "you" : "", dataset: { testid: line.bot ? "bot-line" : you ? "my-line" : "player-line" } },
-    cell(line.rank || "—"), cell(name, "name"), cell(line.games), cell(line.wins),
+    // The rating first after the name: on a narrow screen the board scrolls, and it must stay in view.
+    cell(line.rank || "—"), cell(name, "name"), cell(line.rating.toFixed(1)), cell(line.games), cell(line.wins),
     cell(line.classic_record), cell(line.mistigri_record),
-    cell(line.kopilka_games ? signed(line.kopilka_money) : null), cell(line.rating.toFixed(1)));
+    cell(line.kopilka_games ? signed(line.kopilka_money) : null));
 }
 
 function board(lines, me, testid) {
   return h("div", { class: "board-scroll" }, h("table", { class: "board", dataset: { testid } },
     h("thead", {}, h("tr", {},
-      ["board_rank", "board_name", "board_games", "board_wins", "board_classic", "board_mistigri", "board_kopilka",
-        "board_rating"].map((k) => h("th", { scope: "col", text: t(k) })))),
+      ["board_rank", "board_name", "board_rating", "board_games", "board_wins", "board_classic", "board_mistigri",
+        "board_kopilka"].map((k) => h("th", { scope: "col", text: t(k) })))),
     h("tbody", {}, lines.map((l) => row(l, !l.bot && me && l.name.toLocaleLowerCase() === me.toLocaleLowerCase())))));
 }
 
