@@ -277,9 +277,21 @@ def test_a_finished_game_moves_the_board_and_a_restart_rebuilds_it(tmp_path: Pat
         assert you["money"] == result["money"][0]
         (bot,) = board["bots"]
         assert bot["name"] == "random" and bot["games"] == 2
-        # The winner's rating rose above the starting one, the others' fell.
-        winner_up = you["mu"] > 25 if result["winner"] == 0 else you["mu"] < 25
-        assert winner_up
+        # Rated by the finishing order (the winner, then by money): the library's own
+        # Plackett-Luce update of three fresh ratings in that order gives Anna's rating.
+        from openskill.models import PlackettLuce
+
+        money = result["money"]
+        places = sorted({(0 if result["winner"] == s else 1, -money[s]) for s in range(3)})
+        ranks = [float(places.index((0 if result["winner"] == s else 1, -money[s])) + 1) for s in range(3)]
+        model = PlackettLuce()
+        expected = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)[0][0]
+        assert you["mu"] == pytest.approx(expected.mu, abs=0.01)
+        # A winner rises, a player alone in last place falls (a middle place can go either way).
+        if result["winner"] == 0:
+            assert you["mu"] > 25
+        elif ranks[0] == max(ranks) and ranks.count(ranks[0]) == 1:
+            assert you["mu"] < 25
     with running(tmp_path) as client:
         again = client.get("/api/ratings", params={"name": "ANNA"}).json()
         assert again["games"] == 1 and again["you"] == you
