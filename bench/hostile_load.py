@@ -54,6 +54,9 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+# The script's own folder is on the path when it runs: the view-patching helper is load_server's.
+from load_server import changed
+
 PROTOCOL = 2
 PLAYER_ADDRESS = "127.0.0.2"
 HEALTH_ADDRESS = "127.0.0.3"
@@ -143,18 +146,6 @@ async def health_sampler(base: str, samples: Samples, stop: asyncio.Event) -> No
             except (httpx.HTTPError, ValueError):
                 samples.health_failed += 1
             await asyncio.sleep(0.05)
-
-
-def changed(view: dict[str, Any] | None, changes: dict[str, Any]) -> dict[str, Any]:
-    if view is None:
-        return changes
-    out = dict(view)
-    for key, value in changes.items():
-        if key == "deal":
-            out["deal"] = {**view["deal"], **value}
-        elif key != "history":
-            out[key] = value
-    return out
 
 
 async def player(base: str, ws_base: str, samples: Samples, stop: asyncio.Event) -> None:
