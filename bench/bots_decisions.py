@@ -42,10 +42,11 @@ from mushka.match import Game
 
 def collect(variant: str, players: int, games: int, first: int, bots: list[str], oracle_iterations: int,
             phase: str, min_legal: int, repeats: int, max_positions: int,
-            out: str | None = None) -> list[dict[str, object]]:
+            out: str | None = None, per_game: int = 0) -> list[dict[str, object]]:
     """Play heuristic games; at each position of interest, every bot's regret under the oracle.
 
-    With ``out`` each position's row is appended to that file as soon as it is known.
+    With ``out`` each position's row is appended to that file as soon as it is known;
+    ``per_game`` (0: no limit) caps the positions taken from one game, so that they come from more games.
     """
     rules = make_rules(variant, players)
     rows: list[dict[str, object]] = []
@@ -56,7 +57,8 @@ def collect(variant: str, players: int, games: int, first: int, bots: list[str],
         rng = random.Random(g)
         oracle = OracleBot(iterations=oracle_iterations, seconds=0, talon=0, chase=1)
         oracle.attach(lambda game=game: game.deal)
-        while not game.is_over and len(rows) < max_positions:
+        taken = 0
+        while not game.is_over and len(rows) < max_positions and (not per_game or taken < per_game):
             seat = game.to_act
             view = game.view(seat)
             d = view.deal
@@ -76,6 +78,7 @@ def collect(variant: str, players: int, games: int, first: int, bots: list[str],
                     row[spec] = regrets
                     row[spec + " s"] = (time.perf_counter() - start) / repeats
                 rows.append(row)
+                taken += 1
                 if out:
                     with open(out, "a", encoding="utf-8") as f:
                         f.write(json.dumps({"variant": variant, "players": players, **row}) + "\n")
@@ -120,6 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--min-legal", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=2, help="choices per bot and position (other seeds)")
     parser.add_argument("--positions", type=int, default=40, help="stop after this many positions")
+    parser.add_argument("--per-game", type=int, default=0, help="at most this many positions from one game (0: any)")
     parser.add_argument("--json", help="append one JSON object per position to this file, as each is known")
     parser.add_argument("--summary", metavar="JSONL", help="only summarise the rows of an earlier run")
     args = parser.parse_args(argv)
@@ -132,7 +136,8 @@ def main(argv: list[str] | None = None) -> None:
     else:
         bots = args.bots
         rows = collect(args.variant, args.players, args.games, args.first_game, args.bots, args.oracle_iterations,
-                       args.phase, args.min_legal, args.repeats, args.positions, args.json)
+                       args.phase, args.min_legal, args.repeats, args.positions, args.json,
+                       args.per_game)
     for text in summary(rows, bots):
         print(text)
 
