@@ -14,8 +14,10 @@ suits a seat showed it lacks by not following (C14).  Hidden cards are
 otherwise spread uniformly; the replay check removes the rest (a hand that
 would have been a flush, an overtrump the seat was obliged to make…).
 
-Kopilka has its own proposals (:mod:`mushka.engine.resample_kopilka`: K6-K8
-groups and picks, draws, passes and take-backs), checked the same way.
+Kopilka has its own proposals (:mod:`mushka.engine.resample_kopilka` and
+:mod:`mushka.engine.resample_worlds`: K6-K8 groups and picks, draws, passes
+and take-backs, built backwards from the seat's view; the search bots share
+them), checked the same way.
 """
 
 from __future__ import annotations
