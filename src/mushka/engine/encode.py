@@ -315,6 +315,10 @@ class Encoder:
         priv = deal._priv
         trump = deal.trump
         must_trump = self.rules.must_trump_if_void
+        if not self.rules.must_follow:
+            # C14: without the duty to follow, not following shows nothing.
+            self._ntricks = len(deal._tricks)
+            return
         entries = [t[1] for t in deal._tricks[self._ntricks:]]
         self._ntricks = len(deal._tricks)
         entries.append(tuple(deal._trick))

@@ -160,7 +160,8 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
                 trick = [(e.seat, c)]
             else:
                 lead = trick[0][1] // 13
-                if c // 13 != lead and c != priv:
+                # C14: not following shows a void only where following is compulsory.
+                if rules.must_follow and c // 13 != lead and c != priv:
                     voids[e.seat] |= 1 << lead
                     if rules.must_trump_if_void and c // 13 != turnup // 13:
                         voids[e.seat] |= 1 << (turnup // 13)
