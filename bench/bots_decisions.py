@@ -66,16 +66,21 @@ def collect(variant: str, players: int, games: int, first: int, bots: list[str],
                 oracle.choose(view, random.Random(g * 7919 + len(rows)))
                 values = dict(oracle.last)
                 top = max(values.values())
-                row: dict[str, object] = {"game": g, "seat": seat, "legal": len(d.legal), "oracle": len(values)}
+                best = max(values, key=lambda a: values[a])
+                row: dict[str, object] = {"game": g, "seat": seat, "legal": len(d.legal), "oracle": len(values),
+                                          "best": str(best)}
                 for spec in bots:
                     bot = make_bot(spec)
                     regrets = []
+                    choices = []
                     start = time.perf_counter()
                     for r in range(repeats):
                         choice = bot.choose(view, random.Random(g * 104729 + len(rows) * 31 + r))
+                        choices.append(str(choice))
                         # A choice outside the oracle's candidates is valued by a playout budget of its own.
                         regrets.append(top - values[choice] if choice in values else math.nan)
                     row[spec] = regrets
+                    row[spec + " a"] = choices
                     row[spec + " s"] = (time.perf_counter() - start) / repeats
                 rows.append(row)
                 taken += 1
