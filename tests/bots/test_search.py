@@ -185,7 +185,20 @@ def test_racing_drops_only_candidates_that_trail_clearly():
     assert _race([0, 1, 2, 3], totals, rows, 40.0, 40.0, 3.0) == [0, 1, 2]
 
 
-@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race"])
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_search_believing_with_the_self_play_factors_is_reproducible_and_legal(variant):
+    spec = "search:iterations=40,seconds=0,believe=1,belief=1"
+    first = game_actions(variant, 6, spec)
+    assert first == game_actions(variant, 6, spec)
+    bot = make_bot(spec)
+    assert bot.belief == 1
+    rng = random.Random(5)
+    for deal in positions(rules_of((variant, 4)), deals=3, seed=9, every=0.4):
+        assert deal.is_legal(bot.choose(deal_game_view(deal, deal.to_act), rng))
+    assert bot.times
+
+
+@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race", "belief"])
 def test_search_options_out_of_range_are_refused(name):
     with pytest.raises(MushkaError):
         make_bot(f"search:{name}=99")

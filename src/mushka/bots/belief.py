@@ -43,6 +43,14 @@ class BeliefModel:
 BELIEF = BeliefModel()
 """The factors the search uses."""
 
+SELF_PLAY = BeliefModel(other_kind=0.02, count_off_one=0.05, count_off_more=0.02, floor=0.0005)
+"""The factors fitted on self-play of the rules of thumb (``bench/bots_inference.py``, docs/bots.md).
+
+Much sharper than :data:`BELIEF`: a field that plays the rules of thumb
+exactly makes any departure from them near-impossible evidence.  Fit for
+opponents who play like the rules of thumb, not for people.
+"""
+
 
 def _legal_trump(rules: Rules, t: object, trump: int, hand: int, trick: list[int]) -> int:
     """C14 with its default options: the cards ``hand`` may play to ``trick``."""

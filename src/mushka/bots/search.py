@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
+from mushka.bots.belief import SELF_PLAY
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
 from mushka.bots.policy import bit_list, card_power, tables
@@ -61,7 +62,8 @@ class SearchBot:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
                  epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
-                 chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0) -> None:
+                 chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0,
+                 belief: int = 0) -> None:
         """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
@@ -82,7 +84,11 @@ class SearchBot:
         candidate once it trails the leader by more than that many standard
         errors of their paired differences (from the 20th world on, checked
         every 10), so that the playouts left go to the candidates still in
-        contention; the rules of thumb's choice is never dropped.
+        contention; the rules of thumb's choice is never dropped.  ``belief``
+        chooses the likelihood factors of ``believe`` and ``weigh``: 0 the
+        mild ones shipped for people (:data:`~mushka.bots.belief.BELIEF`), 1
+        those fitted on self-play of the rules of thumb
+        (:data:`~mushka.bots.belief.SELF_PLAY`).
         """
         name = type(self).name
         self.iterations = int(check_number(name, "iterations", iterations, 0))
@@ -97,6 +103,7 @@ class SearchBot:
         self.declare = check_number(name, "declare", declare, 1, 20)
         self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
         self.race = check_number(name, "race", race, 0, 10)
+        self.belief = int(check_number(name, "belief", belief, 0, 1))
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
@@ -111,7 +118,8 @@ class SearchBot:
         if len(d.legal) == 1:
             return d.legal[0]
         start = time.perf_counter()
-        sampler = WorldSampler(d, believe=self.believe, records=view.records, model=FITTED)
+        sampler = WorldSampler(d, believe=self.believe, records=view.records,
+                               model=SELF_PLAY if self.belief else FITTED)
         weight = None
         if self.weigh and d.rules.has_trumps:
             plays = self.weigh >= 2
