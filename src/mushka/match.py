@@ -17,7 +17,7 @@ from the game's seeded generator.
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -142,7 +142,11 @@ class GameView:
         }
 
 
-class Game(ABC):
+# Not an ABC: a mypyc-compiled subclass of abc.ABC shares ABC's own instance-check
+# cache (`_abc_impl`) with every other compiled ABC, so after `isinstance(partie, Deal)`
+# was False once, `isinstance(partie, Game)` was False too.  The abstract methods stay
+# marked for mypy; only the concrete subclasses are ever made.
+class Game:
     """A partie or a session: deals in a row, driven through one API."""
 
     rules: Rules

@@ -113,3 +113,21 @@ def test_both_builds_give_identical_deals_records_and_bot_choices():
     pure = _run(PLAY, pure=True)
     assert pure.startswith("pure ")
     assert pure.split(" ", 1)[1] == compiled.split(" ", 1)[1]
+
+
+def test_deals_and_games_are_told_apart_whichever_is_asked_first():
+    """isinstance against the two base classes answers right in any order (a compiled
+    subclass of abc.ABC once shared ABC's cache: one False answer made the other False)."""
+    from mushka import make_rules, new_deal, new_game
+    from mushka.engine import Deal
+    from mushka.match import Game
+
+    for variant in ("classic", "kopilka"):
+        rules = make_rules(variant, 4)
+        game, deal = new_game(rules, rng=1), new_deal(rules, 0, rng=1)
+        assert not isinstance(game, Deal)
+        assert isinstance(game, Game)
+        assert not isinstance(deal, Game)
+        assert isinstance(deal, Deal)
+        assert isinstance(game, (Deal, Game)) and isinstance(deal, (Game, Deal))
+        assert not isinstance(game.deal, Game) and isinstance(game.deal, Deal)
