@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from mushka._pickle import reduce_fields
 from mushka.cards import Card
 from mushka.engine import Action, Deal, DealResult, DealView, Event, new_deal
 from mushka.engine.actions import ActionInput
@@ -101,6 +102,10 @@ class GameResult:
             "ended_by_mushka": self.ended_by_mushka, "truncated": self.truncated,
         }
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class GameView:
@@ -140,6 +145,10 @@ class GameView:
             "games": self.games,
             "result": None if self.result is None else self.result.to_json(),
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 # Not an ABC: a mypyc-compiled subclass of abc.ABC shares ABC's own instance-check
