@@ -57,6 +57,7 @@ def test_language_chosen_in_the_address_sticks_to_the_table(open_page, live_serv
     page.fill("#player-name", "Аня")
     page.locator("[data-key=options-summary]").click()
     page.select_option("[data-option=flush]", "none")
+    page.select_option("[data-option=privileged_four]", "none")
     page.locator("[data-key=play-now]").click()
     expect(page.locator("[data-testid=felt]")).to_be_visible()
     expect(page.locator("html")).to_have_attribute("lang", "ru")

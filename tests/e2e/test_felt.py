@@ -56,12 +56,16 @@ def do_move(page: Page, move: str) -> None:
     page.wait_for_function("p => Number(document.querySelector('[data-testid=felt]').dataset.ply) > p", arg=ply)
 
 
-def trick_cards(page: Page) -> list[dict[str, Any]]:
-    result: list[dict[str, Any]] = page.eval_on_selector_all("[data-testid=trick-card]", """els => els.map(e => {
+TRICK_CARDS = """els => els.map(e => {
         const r = e.getBoundingClientRect();
         return {seat: Number(e.dataset.seat), card: e.querySelector('.card').dataset.card,
                 x: r.left + r.width / 2, y: r.top + r.height / 2,
-                winner: e.classList.contains('winner'), leader: e.classList.contains('leader')}; })""")
+                winner: e.classList.contains('winner'), leader: e.classList.contains('leader')}; })"""
+"""Each trick card's seat, card, centre and marks, from the card elements given."""
+
+
+def trick_cards(page: Page) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = page.eval_on_selector_all("[data-testid=trick-card]", TRICK_CARDS)
     return result
 
 
@@ -133,7 +137,12 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
     page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.tricks === '1'",
                            polling="raf")
     seen = time.monotonic()
-    cards = trick_cards(page)
+    # The trick and the seat boxes are measured in one frame: a state update between two
+    # separate reads may re-render a seat box, which then has no box for that instant.
+    cards, seat_x = page.evaluate(f"""() => [
+        ({TRICK_CARDS})([...document.querySelectorAll('[data-testid=trick-card]')]),
+        [2, 3].map(s => {{ const r = document.querySelector(`[data-testid=seat-${{s}}]`).getBoundingClientRect();
+                          return r.left; }})]""")
     assert page.locator("[data-testid=trick]").get_attribute("data-held") == "true"
     by_seat = {c["seat"]: c for c in cards}
     assert {s: c["card"] for s, c in by_seat.items()} == {0: "KH", 2: "8H", 3: "9D"}
@@ -141,8 +150,7 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
     assert by_seat[3]["winner"] and not by_seat[0]["winner"]
     # One's own card at the bottom; the others in the order of their seat boxes.
     assert by_seat[0]["y"] > by_seat[2]["y"] and by_seat[0]["y"] > by_seat[3]["y"]
-    boxes = {s: page.locator(f"[data-testid=seat-{s}]").bounding_box() for s in (2, 3)}
-    assert boxes[2] and boxes[3] and boxes[2]["x"] < boxes[3]["x"]
+    assert seat_x[0] < seat_x[1]
     assert by_seat[2]["x"] < by_seat[3]["x"]
     # Only the picture waits: the state is the newest one meanwhile (the dealer has led,
     # it is the player's turn, his legal cards are marked) while the trick still shows.
@@ -251,17 +259,22 @@ def test_phone_deal_end_box_does_not_move_the_hand(open_page, live_server, page_
     # The next deal is dealt meanwhile (the box stays until dismissed).
     page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.deal === '2'"
                            " && document.querySelectorAll('[data-testid=hand] button.card').length === 5")
+    # Measured when the table waits for the player: the bots' moves of the new deal change
+    # the seat boxes meanwhile, and only the box itself is to be compared.
+    my_turn(page)
     shot(page, "notice")
     hand_top = "() => document.querySelector('[data-testid=me]').getBoundingClientRect().top + window.scrollY"
-    with_notice = page.evaluate(hand_top)
-    felt_box = page.locator("[data-testid=felt]").bounding_box()
-    box = notice.bounding_box()
-    assert felt_box and box
+    # One frame for all three: a re-render between separate reads leaves an element without a box.
+    with_notice, felt_box, box = page.evaluate(f"""() => [({hand_top})(),
+        ...['felt', 'deal-notice'].map(id => {{
+            const r = document.querySelector(`[data-testid=${{id}}]`).getBoundingClientRect();
+            return {{y: r.top, height: r.height}}; }})]""")
     # The box lies over the felt, inside it, and is not under the hand.
     assert box["y"] >= felt_box["y"] - 1 and box["y"] + box["height"] <= felt_box["y"] + felt_box["height"] + 1
     page.locator("[data-key=dismiss-notice]").click()
     expect(notice).to_have_count(0)
     shot(page, "dismissed")
+    assert felt(page)["toAct"] == "0"  # still the same moment of the deal
     without = page.evaluate(hand_top)
     assert abs(without - with_notice) < 2, (with_notice, without)
     width = page.evaluate("() => document.documentElement.scrollWidth")

@@ -21,6 +21,7 @@ def test_two_browsers_play_through_an_invitation(open_page, live_server, shot, p
     anna.fill("#player-name", "Anna")
     anna.locator("[data-key=options-summary]").click()
     anna.select_option("[data-option=flush]", "none")
+    anna.select_option("[data-option=privileged_four]", "none")
     anna.locator("[data-key=create-table]").click()
     invite = anna.locator("[data-testid=invite-link]")
     expect(invite).to_have_value(re.compile(r"\?table="))

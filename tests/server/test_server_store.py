@@ -15,8 +15,8 @@ from alembic import command
 from mushka.cards import Card, Suit
 from mushka.engine.events import TrickTaken
 from mushka.server.ratelimit import AddressLimiter, TokenBucket
+from mushka.server.seating import hash_token, new_token
 from mushka.server.store import SqlStore, alembic_config
-from mushka.server.table import hash_token, new_token
 from mushka.server.wire import clean_name, event_out
 
 

@@ -80,3 +80,25 @@ def test_bots_pause_before_leading_after_a_trick(tmp_path: Path) -> None:
         await pilot.press("q", "y")
 
     run(app, scenario)
+
+
+def test_last_trick_panel_names_the_players_not_their_numbers() -> None:
+    """The narrow panel reads "2 Mitya 8♥", its winner marked, in both languages (issue 10)."""
+    table = tutorial_table()
+    table.act(table.game.deal.read_action("stand 6C 7C"), 0)
+    drive_bots(table)
+    table.act(table.game.deal.read_action("KH"), 0)
+    drive_bots(table, until_tricks=1)
+    view = table.view()
+    trick = view.deal.tricks[-1]
+    for lang in ("en", "ru"):
+        panel = render.last_trick_panel(view, table.names, 0, lang).plain
+        body = panel.splitlines()[1:-1]
+        assert len(body) == (len(trick.cards) + 1) // 2
+        assert all(len(line) <= 27 for line in body), body
+        for seat, card in trick.cards:
+            name = render.seat_name(table.names, seat, 0, lang)[:render.LAST_NAME].rstrip()
+            line = line_of(panel, name)
+            assert card.display(lang) in line
+            assert (render.TAKES_MARK in line.split(card.display(lang))[1][:1]) == (seat == trick.winner)
+        assert not [w for w in panel.split() if ":" in w], panel

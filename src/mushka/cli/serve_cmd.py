@@ -83,6 +83,16 @@ def register(app: typer.Typer) -> None:
             help="process (the bots think in worker processes, off the server's loop) or thread "
                  "(in threads of the server, for comparison).",
         )] = "process",
+        turn_timers: Annotated[str, typer.Option(
+            "--turn-timers",
+            help="The turn timers a new table may choose, seconds per move, comma separated (0: no "
+                 "timer; P15). Tables with other people get 60 if it is among them, else none.",
+        )] = "0,15,30,60,120",
+        chat_rate: Annotated[float, typer.Option(
+            "--chat-rate", min=0.01,
+            help="Chat lines a connection may send per second on average (P16; 5 at once; twice as "
+                 "many, 10 at once, from all connections of one address).",
+        )] = 0.5,
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -113,6 +123,9 @@ def register(app: typer.Typer) -> None:
         if bot_pool not in ("process", "thread"):
             raise typer.BadParameter(tr("serve.bad_pool", lang_), param_hint="--bot-pool")
         pool: PoolKind = "thread" if bot_pool == "thread" else "process"
+        timers = parse_timers(turn_timers)
+        if timers is None:
+            raise typer.BadParameter(tr("serve.bad_timers", lang_, given=turn_timers), param_hint="--turn-timers")
         known = available_bots()
         if bot is not None and bot not in known:
             raise typer.BadParameter(tr("serve.bad_bot", lang_, name=bot, known=", ".join(known)),
@@ -143,7 +156,9 @@ def register(app: typer.Typer) -> None:
                               max_tables=max_tables, allowed_origins=tuple(allow_origin or ()),
                               public_url=public_url.rstrip("/") + "/" if public_url else None,
                               ws_per_address=per_address, bot_tables=bot_tables, bot_workers=bot_workers,
-                              bot_pool=pool)
+                              bot_pool=pool, turn_choices=timers,
+                              # P16: one address may chat twice as much as one connection.
+                              chat_rate=chat_rate, chat_address_rate=2 * chat_rate)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         url = f"http://{shown}:{port}/"
         console.print(tr("server.open", lang_, url=url, db=escape(shown_url(database_url))))
@@ -156,6 +171,17 @@ def register(app: typer.Typer) -> None:
                         **uvicorn_options(config, ws_deflate=ws_deflate))
         finally:
             store.close()
+
+
+def parse_timers(text: str) -> tuple[int, ...] | None:
+    """``--turn-timers``: the distinct seconds per move given, in order; ``None`` if any is not a
+    whole number from 0 to 3600 (P15), or none is given."""
+    seconds: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        if not part.isdigit() or int(part) > 3600:
+            return None
+        seconds.add(int(part))
+    return tuple(sorted(seconds))
 
 
 def default_database_url() -> str:
@@ -199,6 +225,8 @@ add_texts({
     ),
     "serve.bad_level": ("use debug, info, warning or error", "пишите debug, info, warning или error"),
     "serve.bad_sync": ("use normal or full", "пишите normal или full"),
+    "serve.bad_timers": ("{given!r}: give seconds per move from 0 to 3600, comma separated, such as 0,30,60",
+                         "{given!r}: укажите секунды на ход от 0 до 3600 через запятую, например 0,30,60"),
     "serve.bad_pool": ("use process or thread", "пишите process или thread"),
     "serve.bad_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),
     "serve.bad_database": ("the database {url} cannot be used: {problem}",

@@ -51,7 +51,8 @@ from mushka.server.protocol import (
     Start,
 )
 from mushka.server.ratelimit import TokenBucket
-from mushka.server.table import Table, TableMoved
+from mushka.server.seating import TableMoved
+from mushka.server.table import Table
 from mushka.server.texts import ProtocolError, ValidationProblem, refused_json
 from mushka.server.wire import JsonRefused, strict_loads
 

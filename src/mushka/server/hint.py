@@ -15,7 +15,8 @@ import logging
 from mushka.bots.explain import suggest
 from mushka.i18n import add_texts
 from mushka.server.protocol import Hint, RequestId
-from mushka.server.table import Client, Table
+from mushka.server.seating import Client
+from mushka.server.table import Table
 from mushka.server.texts import ProtocolError, action_words
 from mushka.server.thinkers import WorkerLost
 

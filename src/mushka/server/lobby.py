@@ -46,8 +46,9 @@ from mushka.server.protocol import (
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
+from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token
 from mushka.server.store import TableStore
-from mushka.server.table import Client, Seat, Services, Table, TableMoved, hash_token, new_token
+from mushka.server.table import Services, Table
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
 from mushka.server.timer import turn_seconds

@@ -23,78 +23,48 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
-from typing import Protocol
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from mushka import __version__
-from mushka.engine import Action, Deal, Event
+from mushka.engine import Action, Event
 from mushka.errors import IllegalActionError, MushkaError, ParseError
 from mushka.i18n import tr
-from mushka.match import DealStarted, Game, GameView, new_game
-from mushka.records import FORMAT, DealRecord, Record, record_of_game, replay
+from mushka.match import DealStarted, Game, new_game
+from mushka.records import FORMAT, Record, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
 from mushka.rules.texts import render_rules, section_title
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
-    Error,
     EventOut,
     Lang,
     Presence,
     RequestId,
     RuleOut,
-    SeatInfo,
-    SeatKind,
     State,
     TableChanged,
     TableInfo,
     TableStatus,
     Welcome,
 )
-from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot, TableStore
+from mushka.server.seating import LANGS, Client, Scripted, Seat, TableMoved, hash_token, new_token, now, seat_kind
+from mushka.server.store import TableSnapshot, TableStore
+from mushka.server.tablesave import TableStorage, deal_json
 from mushka.server.tablesocial import TableSocial
-from mushka.server.texts import EngineText, ProtocolError, bot_persona, refusal
+from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
 from mushka.server.views import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
-from mushka.server.writer import WriteFailed, Writer
+from mushka.server.writer import Writer
 
 log = logging.getLogger("mushka.server")
-
-LANGS: tuple[Lang, ...] = ("en", "ru")
-
-STALL_RETRY = 0.5
-"""Seconds before a stalled table first tries to store its game again (then twice as long each
-time, up to :data:`STALL_RETRY_MAX`)."""
-STALL_RETRY_MAX = 5.0
-
-
-class Scripted(Protocol):
-    """A bot whose moves are fixed and cost nothing to choose (the tutorial's, server/tutorial.py)."""
-
-    def choose(self, view: GameView, rng: random.Random) -> Action:
-        """One of ``view.deal.legal``."""
-        ...
-
-
-class Client(Protocol):
-    """What a table needs of a connection."""
-
-    seat: int | None
-    lang: Lang
-
-    def send(self, text: str) -> None:
-        """Queue one message (never blocks)."""
-        ...
-
 
 @dataclass(frozen=True, slots=True)
 class Services:
@@ -117,69 +87,11 @@ class Services:
         return name
 
 
-@dataclass(eq=False, slots=True)
-class Seat:
-    """A seat: stored facts (kind, name, bot, token hash) and live ones."""
-
-    index: int
-    kind: SeatKind
-    name: str | None = None
-    bot: str | None = None
-    token_hash: str | None = None
-    connections: int = 0
-    substitute: bool = False
-    timed_out: bool = False
-    """P15: the substitute plays because the turn timer ran out (not because the player left)."""
-    away: asyncio.Task[None] | None = None
-
-    def info(self) -> SeatInfo:
-        """What everybody may see of this seat."""
-        return SeatInfo(seat=self.index, kind=self.kind, name=self.name, bot=self.bot,
-                        connected=self.connections > 0, substitute=self.substitute,
-                        timed_out=self.substitute and self.timed_out)
-
-    def snapshot(self) -> SeatSnapshot:
-        """The stored part."""
-        return SeatSnapshot(self.index, self.kind, self.name, self.bot, self.token_hash)
-
-    def shown_name(self, lang: str) -> str | None:
-        """The name the page shows for this seat (a person's name, ``bot NAME``), if any."""
-        if self.kind == "human":
-            return self.name
-        if self.kind == "bot" and self.bot:
-            return bot_persona(self.index, self.bot, lang)
-        return None
-
-
-class TableMoved(Exception):
-    """This table object was dropped from memory meanwhile; look the table up again."""
-
-
-def hash_token(token: str) -> str:
-    """The stored form of a seat token (the token itself is never stored)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh seat token: 32 URL-safe characters from the system's secure generator."""
-    return secrets.token_urlsafe(24)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def deal_json(deal: Deal) -> str:
-    """A deal's record (dealer, stacked deck, picks, actions so far) as compact JSON text."""
-    record = DealRecord(dealer=deal.dealer, deck=deal.deck, actions=deal.actions, picks=deal.picks)
-    return json.dumps(record.to_json(), separators=(",", ":"))
-
-
 Build = Callable[[int | None, Lang], str | None]
 """Makes the message for one (seat, language); ``None``: nothing to send."""
 
 
-class Table:
+class Table(TableStorage):
     """One table; see the module docstring."""
 
     def __init__(
@@ -201,7 +113,7 @@ class Table:
         turn_seconds: int = 0,
     ) -> None:
         """A table in the state given (new, or rebuilt from storage)."""
-        self.services = services
+        self.services: Services = services
         self.config = services.config
         self.id = table_id
         self.rules = rules
@@ -221,7 +133,7 @@ class Table:
         self.finished = finished
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
-        self.last_seen = _now()
+        self.last_seen = now()
         """When a connection last left (for evicting idle tables from memory)."""
         self._rng = random.Random(secrets.randbits(64))
         self._wake = asyncio.Event()
@@ -253,7 +165,7 @@ class Table:
     def restore(cls, services: Services, snap: TableSnapshot) -> Table:
         """Rebuild a stored table; the game is replayed from its record, action by action."""
         rules = Rules.make(snap.variant, snap.players, **snap.options)
-        seats = [Seat(s.seat, _seat_kind(s.kind), s.name, s.bot, s.token_hash) for s in snap.seats]
+        seats = [Seat(s.seat, seat_kind(s.kind), s.name, s.bot, s.token_hash) for s in snap.seats]
         record: Record | None = None
         if snap.deals:
             record = Record.from_json({
@@ -301,22 +213,6 @@ class Table:
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
             names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
         )
-
-    def record_text(self) -> str:
-        """The whole game record as JSON text (with the result once the game is over)."""
-        assert self.game is not None
-        return record_of_game(self.game, seats=self.seat_names(),
-                              meta={"table": self.id, "server": f"mushka {__version__}"}).dumps(indent=None)
-
-    def seat_names(self) -> list[str]:
-        """The seats' names for the game record."""
-        names = []
-        for s in self.seats:
-            if s.kind == "bot":
-                names.append(tr("server.bot_name", "en", bot=s.bot))
-            else:
-                names.append(s.name or tr("server.seat_name", "en", seat=s.index))
-        return names
 
     def names_by_lang(self) -> list[list[str]]:
         """Each seat's name as players see it, in English and in Russian."""
@@ -447,103 +343,6 @@ class Table:
         for client in list(self.clients):
             client.send(text)
 
-    # --- storing ------------------------------------------------------------------------
-
-    def _table_save(self, *, seats: bool = False) -> Save:
-        """A save of the table's own fields (and its seats)."""
-        game = self.game
-        return self._with_end(Save(
-            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
-            first_dealer=None if game is None else game.first_dealer,
-            seats=tuple(s.snapshot() for s in self.seats) if seats else ()))
-
-    def _with_end(self, save: Save) -> Save:
-        """``save`` with the game record and the winner, once the table is over."""
-        game = self.game
-        if game is None or game.result is None or self.status != "over":
-            return save
-        return replace(save, record=self.record_text(), winner=game.result.winner, finished=self.finished,
-                       names=tuple(self.seat_names()))
-
-    def _full_save(self) -> Save:
-        """Everything: every deal's row with all its actions so far; the journal starts afresh."""
-        game = self.game
-        deals = () if game is None else tuple((n, deal_json(d)) for n, d in enumerate(game.deals, 1))
-        return self._with_end(Save(
-            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
-            first_dealer=None if game is None else game.first_dealer,
-            seats=tuple(s.snapshot() for s in self.seats), deals=deals, full=True))
-
-    def _move_save(self, deal: Deal, picks: int, finished: int, action: Action) -> Save:
-        """The save of one action applied in ``deal`` (deal number ``finished + 1``, which had
-        ``picks`` chance picks before it): a journal row, or, when deals ended, their whole rows."""
-        if self._unsaved:
-            return self._full_save()
-        game = self.game
-        assert game is not None
-        number = finished + 1
-        deals = game.deals
-        moves: tuple[Move, ...] = ()
-        rows: tuple[tuple[int, str], ...] = ()
-        settled: tuple[int, ...] = ()
-        if len(game.finished) == finished:
-            drawn = " ".join(c.code for c in deal.picks[picks:])
-            moves = (Move(version=self.version, deal=number, action=str(action), picks=drawn),)
-        else:
-            # Deals ended: their rows now hold every action (the journal's rows of them go),
-            # and the new deal's row holds its deck from the start.
-            rows = tuple((n, deal_json(deals[n - 1])) for n in range(number, len(deals) + 1))
-            settled = tuple(range(number, len(game.finished) + 1))
-        return self._with_end(Save(
-            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
-            first_dealer=game.first_dealer, deals=rows, moves=moves, settled=settled))
-
-    async def _store(self, save: Save) -> None:
-        """Hand ``save`` to the writer and wait until it is committed (the lock is held, so
-        a table's saves are stored in order).  If storage refuses it, the table stalls
-        (:meth:`_stall`) until its whole game is stored: nothing is sent before."""
-        try:
-            await self.services.writer.write(save)
-        except WriteFailed:
-            await self._stall()
-            return
-        if save.full:
-            self._unsaved = False
-
-    async def _stall(self) -> None:
-        """P14: storage failed; refuse every change (saying why) and keep trying to store the
-        whole game, lock held, until it is stored.  Raises :class:`WriteFailed` if the table
-        is closed first (the change was never sent, so nobody has seen it)."""
-        self.stalled = True
-        self._unsaved = True
-        log.warning("table %s waits for storage", self.id)
-        notice = {lang: Error(code="storage_down", rule="P14",
-                              message=ProtocolError("storage_down", rule="P14").message(lang)).model_dump_json()
-                  for lang in LANGS}
-        for client in list(self.clients):
-            client.send(notice[client.lang])
-        delay = STALL_RETRY
-        try:
-            while True:
-                if self._closed:
-                    raise WriteFailed(f"table {self.id} closed before its change was stored")
-                await asyncio.sleep(delay)
-                try:
-                    await self.services.writer.write(self._full_save())
-                except WriteFailed:
-                    delay = min(delay * 2, STALL_RETRY_MAX)
-                    continue
-                break
-        finally:
-            self.stalled = False
-        self._unsaved = False
-        log.info("table %s: storage is back, the game goes on", self.id)
-
-    def _check_storage(self, *, fatal: bool = False) -> None:
-        """P14: refuse what would change or show the table while a change waits for storage."""
-        if self.stalled:
-            raise ProtocolError("storage_down", rule="P14", fatal=fatal, close_code=4503)
-
     # --- connections ---------------------------------------------------------------------
 
     async def attach(self, client: Client, token: str | None, request: RequestId | None) -> None:
@@ -579,7 +378,7 @@ class Table:
             if client not in self.clients:
                 return
             self.clients.discard(client)
-            self.last_seen = _now()
+            self.last_seen = now()
             if client.seat is not None:
                 seat = self.seats[client.seat]
                 seat.connections = max(0, seat.connections - 1)
@@ -679,7 +478,7 @@ class Table:
         if game is None or not game.is_over or self.status == "over":
             return None
         self.status = "over"
-        self.finished = _now()
+        self.finished = now()
         self.version += 1
         for s in self.seats:
             if s.away is not None:
@@ -933,11 +732,3 @@ class Table:
         self._check_storage()
         async with self.lock:
             client.send(self.state(client, request).model_dump_json())
-
-
-def _seat_kind(text: str) -> SeatKind:
-    if text == "human":
-        return "human"
-    if text == "bot":
-        return "bot"
-    return "open"

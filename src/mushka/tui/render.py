@@ -34,6 +34,8 @@ CURSOR_MARK = "▲"
 EXCHANGE_MARK = "⇄"
 NAME_WIDTH = 15
 SHORT_NAME = 13
+LAST_NAME = 8
+"""A player's name in the last-trick panel, two plays a line."""
 DECL_WIDTH = 9
 SLOT = 7
 
@@ -374,14 +376,17 @@ def last_trick_panel(view: GameView, names: Sequence[str], human: int, lang: str
         out.append(tr("tui.none_yet", lang), style="dim")
         return out
     last = tricks[-1]
-    line = Text()
+    # Two plays a line, each under its player's name (the panel is 26 columns wide), so
+    # that even seven players' trick fits in four lines; the winner's card is marked.
     for i, (seat, card) in enumerate(last.cards):
-        if i:
-            line.append(" ")
-        line.append(f"{seat}:")
-        line.append_text(card_text(card, lang, "bold" if seat == last.winner else ""))
-    out.append_text(line)
-    out.append("\n")
+        out.append(" " if i % 2 else "")
+        won = seat == last.winner
+        out.append(_pad(seat_name(names, seat, human, lang), LAST_NAME) + " ", style="bold" if won else "")
+        out.append_text(card_text(card, lang, "bold" if won else ""))
+        out.append((TAKES_MARK if won else " ").ljust(4 - len(card.display(lang))))
+        out.append("\n" if i % 2 else "")
+    if len(last.cards) % 2:
+        out.append("\n")
     text = tr("tui.trick_to", lang, number=number, name=seat_name(names, last.winner, human, lang))
     if last.value:
         text += " " + tr("tui.trick_worth", lang, value=last.value)

@@ -1,0 +1,105 @@
+"""A table's seats and connections as the table sees them, and the seat tokens.
+
+Kept apart from :mod:`mushka.server.table` so that the lobby, the storage side and the
+tests can name seats and tokens without the table's machinery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from mushka.engine import Action
+from mushka.match import GameView
+from mushka.server.protocol import Lang, SeatInfo, SeatKind
+from mushka.server.store import SeatSnapshot
+from mushka.server.texts import bot_persona
+
+LANGS: tuple[Lang, ...] = ("en", "ru")
+"""The languages every message is made in."""
+
+
+class Scripted(Protocol):
+    """A bot whose moves are fixed and cost nothing to choose (the tutorial's, server/tutorial.py)."""
+
+    def choose(self, view: GameView, rng: random.Random) -> Action:
+        """One of ``view.deal.legal``."""
+        ...
+
+
+class Client(Protocol):
+    """What a table needs of a connection."""
+
+    seat: int | None
+    lang: Lang
+
+    def send(self, text: str) -> None:
+        """Queue one message (never blocks)."""
+        ...
+
+
+@dataclass(eq=False, slots=True)
+class Seat:
+    """A seat: stored facts (kind, name, bot, token hash) and live ones."""
+
+    index: int
+    kind: SeatKind
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    connections: int = 0
+    substitute: bool = False
+    timed_out: bool = False
+    """P15: the substitute plays because the turn timer ran out (not because the player left)."""
+    away: asyncio.Task[None] | None = None
+
+    def info(self) -> SeatInfo:
+        """What everybody may see of this seat."""
+        return SeatInfo(seat=self.index, kind=self.kind, name=self.name, bot=self.bot,
+                        connected=self.connections > 0, substitute=self.substitute,
+                        timed_out=self.substitute and self.timed_out)
+
+    def snapshot(self) -> SeatSnapshot:
+        """The stored part."""
+        return SeatSnapshot(self.index, self.kind, self.name, self.bot, self.token_hash)
+
+    def shown_name(self, lang: str) -> str | None:
+        """The name the page shows for this seat (a person's name, ``bot NAME``), if any."""
+        if self.kind == "human":
+            return self.name
+        if self.kind == "bot" and self.bot:
+            return bot_persona(self.index, self.bot, lang)
+        return None
+
+
+class TableMoved(Exception):
+    """This table object was dropped from memory meanwhile; look the table up again."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh seat token: 32 URL-safe characters from the system's secure generator."""
+    return secrets.token_urlsafe(24)
+
+
+def now() -> datetime:
+    """The present moment, in UTC."""
+    return datetime.now(UTC)
+
+
+def seat_kind(text: str) -> SeatKind:
+    """A stored seat kind read back (anything unknown is an open seat)."""
+    if text == "human":
+        return "human"
+    if text == "bot":
+        return "bot"
+    return "open"

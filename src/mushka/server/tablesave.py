@@ -1,0 +1,177 @@
+"""How a table stores itself: the saves it hands the writer, and P14's stall.
+
+A mixin of :class:`mushka.server.table.Table`: every method runs under the table's
+lock.  A change is stored before it is sent (see :mod:`mushka.server.writer`); when
+storage refuses it, the table stalls and keeps trying to store its whole game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import replace
+from datetime import datetime
+from typing import Protocol
+
+from mushka import __version__
+from mushka.engine import Action, Deal
+from mushka.i18n import tr
+from mushka.match import Game
+from mushka.records import DealRecord, record_of_game
+from mushka.server.protocol import Error, TableStatus
+from mushka.server.seating import LANGS, Client, Seat
+from mushka.server.store import Move, Save
+from mushka.server.texts import ProtocolError
+from mushka.server.writer import WriteFailed, Writer
+
+log = logging.getLogger("mushka.server")
+
+STALL_RETRY = 0.5
+"""Seconds before a stalled table first tries to store its game again (then twice as long each
+time, up to :data:`STALL_RETRY_MAX`)."""
+STALL_RETRY_MAX = 5.0
+
+
+class HasWriter(Protocol):
+    """What storing needs of the table's services."""
+
+    @property
+    def writer(self) -> Writer:
+        """The writer that commits every table's saves."""
+        ...
+
+
+def deal_json(deal: Deal) -> str:
+    """A deal's record (dealer, stacked deck, picks, actions so far) as compact JSON text."""
+    record = DealRecord(dealer=deal.dealer, deck=deal.deck, actions=deal.actions, picks=deal.picks)
+    return json.dumps(record.to_json(), separators=(",", ":"))
+
+
+class TableStorage:
+    """The storing half of a table (see the module docstring); :class:`~mushka.server.table.Table`
+    sets every attribute declared here."""
+
+    id: str
+    version: int
+    ply: int
+    status: TableStatus
+    game: Game | None
+    seats: list[Seat]
+    finished: datetime | None
+    clients: set[Client]
+    services: HasWriter
+    stalled: bool
+    _unsaved: bool
+    _closed: bool
+
+    def record_text(self) -> str:
+        """The whole game record as JSON text (with the result once the game is over)."""
+        assert self.game is not None
+        return record_of_game(self.game, seats=self.seat_names(),
+                              meta={"table": self.id, "server": f"mushka {__version__}"}).dumps(indent=None)
+
+    def seat_names(self) -> list[str]:
+        """The seats' names for the game record."""
+        names = []
+        for s in self.seats:
+            if s.kind == "bot":
+                names.append(tr("server.bot_name", "en", bot=s.bot))
+            else:
+                names.append(s.name or tr("server.seat_name", "en", seat=s.index))
+        return names
+
+    def _table_save(self, *, seats: bool = False) -> Save:
+        """A save of the table's own fields (and its seats)."""
+        game = self.game
+        return self._with_end(Save(
+            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+            first_dealer=None if game is None else game.first_dealer,
+            seats=tuple(s.snapshot() for s in self.seats) if seats else ()))
+
+    def _with_end(self, save: Save) -> Save:
+        """``save`` with the game record and the winner, once the table is over."""
+        game = self.game
+        if game is None or game.result is None or self.status != "over":
+            return save
+        return replace(save, record=self.record_text(), winner=game.result.winner, finished=self.finished,
+                       names=tuple(self.seat_names()))
+
+    def _full_save(self) -> Save:
+        """Everything: every deal's row with all its actions so far; the journal starts afresh."""
+        game = self.game
+        deals = () if game is None else tuple((n, deal_json(d)) for n, d in enumerate(game.deals, 1))
+        return self._with_end(Save(
+            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+            first_dealer=None if game is None else game.first_dealer,
+            seats=tuple(s.snapshot() for s in self.seats), deals=deals, full=True))
+
+    def _move_save(self, deal: Deal, picks: int, finished: int, action: Action) -> Save:
+        """The save of one action applied in ``deal`` (deal number ``finished + 1``, which had
+        ``picks`` chance picks before it): a journal row, or, when deals ended, their whole rows."""
+        if self._unsaved:
+            return self._full_save()
+        game = self.game
+        assert game is not None
+        number = finished + 1
+        deals = game.deals
+        moves: tuple[Move, ...] = ()
+        rows: tuple[tuple[int, str], ...] = ()
+        settled: tuple[int, ...] = ()
+        if len(game.finished) == finished:
+            drawn = " ".join(c.code for c in deal.picks[picks:])
+            moves = (Move(version=self.version, deal=number, action=str(action), picks=drawn),)
+        else:
+            # Deals ended: their rows now hold every action (the journal's rows of them go),
+            # and the new deal's row holds its deck from the start.
+            rows = tuple((n, deal_json(deals[n - 1])) for n in range(number, len(deals) + 1))
+            settled = tuple(range(number, len(game.finished) + 1))
+        return self._with_end(Save(
+            table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+            first_dealer=game.first_dealer, deals=rows, moves=moves, settled=settled))
+
+    async def _store(self, save: Save) -> None:
+        """Hand ``save`` to the writer and wait until it is committed (the lock is held, so
+        a table's saves are stored in order).  If storage refuses it, the table stalls
+        (:meth:`_stall`) until its whole game is stored: nothing is sent before."""
+        try:
+            await self.services.writer.write(save)
+        except WriteFailed:
+            await self._stall()
+            return
+        if save.full:
+            self._unsaved = False
+
+    async def _stall(self) -> None:
+        """P14: storage failed; refuse every change (saying why) and keep trying to store the
+        whole game, lock held, until it is stored.  Raises :class:`WriteFailed` if the table
+        is closed first (the change was never sent, so nobody has seen it)."""
+        self.stalled = True
+        self._unsaved = True
+        log.warning("table %s waits for storage", self.id)
+        notice = {lang: Error(code="storage_down", rule="P14",
+                              message=ProtocolError("storage_down", rule="P14").message(lang)).model_dump_json()
+                  for lang in LANGS}
+        for client in list(self.clients):
+            client.send(notice[client.lang])
+        delay = STALL_RETRY
+        try:
+            while True:
+                if self._closed:
+                    raise WriteFailed(f"table {self.id} closed before its change was stored")
+                await asyncio.sleep(delay)
+                try:
+                    await self.services.writer.write(self._full_save())
+                except WriteFailed:
+                    delay = min(delay * 2, STALL_RETRY_MAX)
+                    continue
+                break
+        finally:
+            self.stalled = False
+        self._unsaved = False
+        log.info("table %s: storage is back, the game goes on", self.id)
+
+    def _check_storage(self, *, fatal: bool = False) -> None:
+        """P14: refuse what would change or show the table while a change waits for storage."""
+        if self.stalled:
+            raise ProtocolError("storage_down", rule="P14", fatal=fatal, close_code=4503)
