@@ -193,3 +193,29 @@ def test_c21_game_level_environments():
         _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     result = env.table.steps.game.result
     assert result is not None and reward == result.money[0] and sum(result.money) == 0
+
+
+@pytest.mark.parametrize("name", ["mushka_classic(players=4)", "mushka_mistigri(players=3)", "mushka_kopilka",
+                                  "mushka_classic(players=3,level=game)"])
+def test_python_side_queries_equal_what_cpp_gives(name):
+    # The state answers these in Python for speed; OpenSpiel's C++ wrapper (what its own
+    # tests and algorithms call) must give the very same at every step, for every seat.
+    game = pyspiel.load_game(name)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal() and steps < 400:
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        for p in range(game.num_players()):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+            if not state.is_chance_node():
+                assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
+                assert state.information_state_tensor(p) == pyspiel.State.information_state_tensor(state, p)
+        if not state.is_chance_node():
+            assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    assert steps > 40
+    with pytest.raises(ValueError):
+        state.observation_tensor(game.num_players())

@@ -91,7 +91,7 @@ def test_k7_k15_kopilka_resampled_states_look_the_same_to_the_seat(redistributio
         assert again.events() == other.events()
         assert StepDeal.from_deal(other).info_state_key(seat) == state.info_state_key(seat)
         differs += other.hands != real.hands
-    assert done >= 30 and done > 4 * failed
+    assert failed == 0 and done >= 30
     assert differs > done // 2  # the hidden cards really are drawn again
 
 

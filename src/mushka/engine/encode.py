@@ -101,7 +101,7 @@ class Encoder:
     without a copy, ``numpy.frombuffer``): copy it to keep it.
     """
 
-    __slots__ = ("_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_nevents", "_ntricks",
+    __slots__ = ("_dealer_done", "_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_nevents", "_ntricks",
                  "_ntricks_history", "_played", "_pos", "_seen", "_shown", "_taken_back", "_tstate", "_version",
                  "buffer", "layout", "rules", "seat")
 
@@ -125,6 +125,7 @@ class Encoder:
     _seen: int
     _taken_back: list[int]
     _nevents: int
+    _dealer_done: bool
 
     def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
         """An encoder for ``seat``; ``history`` gives the information-state tensor."""
@@ -159,6 +160,7 @@ class Encoder:
         self._ndone = 0
         self._taken_back = [0] * self._n
         self._nevents = 0
+        self._dealer_done = False
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
@@ -178,6 +180,7 @@ class Encoder:
         other._seen = self._seen
         other._taken_back = self._taken_back[:]
         other._nevents = self._nevents
+        other._dealer_done = self._dealer_done
         return other
 
     # --- writing helpers -----------------------------------------------------
@@ -235,8 +238,13 @@ class Encoder:
         self._mask("hand", deal.hands[seat])
         self._one_hot("phase", int(deal.phase) + 1)
         self._one_hot("to_act", self._rel(deal.to_act))
-        self._one_hot("dealer", self._rel(deal.dealer))
-        self._mask("own_discards", deal._dead[seat])
+        if not self._dealer_done:
+            # The dealer is written once a deal (reset() starts a new one).
+            self._one_hot("dealer", self._rel(deal.dealer))
+            self._dealer_done = True
+        dead = deal._dead[seat]
+        if dead or self._last.get(self.layout.offsets["own_discards"], 0):
+            self._mask("own_discards", dead)
         n = self._n
         trick = deal._trick
         tricks = deal._tricks
@@ -297,14 +305,20 @@ class Encoder:
             self._shown = shown
         if not changed:
             return
-        for s in range(n):
-            self._one_hot("tricks_won", deal._won[s], 6 * ((s - self.seat) % n))
+        if len(deal._tricks) != self._ntricks or not deal._tricks:
+            # A trick was taken since the last step (or none yet: the zeros are written).
+            for s in range(n):
+                self._one_hot("tricks_won", deal._won[s], 6 * ((s - self.seat) % n))
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
         # had to trump and did not); the privileged card may be played freely (C12).
         voids = off["voids"]
         priv = deal._priv
         trump = deal.trump
         must_trump = self.rules.must_trump_if_void
+        if not self.rules.must_follow:
+            # C14: without the duty to follow, not following shows nothing.
+            self._ntricks = len(deal._tricks)
+            return
         entries = [t[1] for t in deal._tricks[self._ntricks:]]
         self._ntricks = len(deal._tricks)
         entries.append(tuple(deal._trick))

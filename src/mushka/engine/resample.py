@@ -14,8 +14,10 @@ suits a seat showed it lacks by not following (C14).  Hidden cards are
 otherwise spread uniformly; the replay check removes the rest (a hand that
 would have been a flush, an overtrump the seat was obliged to make…).
 
-Kopilka has its own proposals (:mod:`mushka.engine.resample_kopilka`: K6-K8
-groups and picks, draws, passes and take-backs), checked the same way.
+Kopilka has its own proposals (:mod:`mushka.engine.resample_kopilka` and
+:mod:`mushka.engine.resample_worlds`: K6-K8 groups and picks, draws, passes
+and take-backs, built backwards from the seat's view; the search bots share
+them), checked the same way.
 """
 
 from __future__ import annotations
@@ -158,7 +160,8 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
                 trick = [(e.seat, c)]
             else:
                 lead = trick[0][1] // 13
-                if c // 13 != lead and c != priv:
+                # C14: not following shows a void only where following is compulsory.
+                if rules.must_follow and c // 13 != lead and c != priv:
                     voids[e.seat] |= 1 << lead
                     if rules.must_trump_if_void and c // 13 != turnup // 13:
                         voids[e.seat] |= 1 << (turnup // 13)

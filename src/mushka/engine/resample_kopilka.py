@@ -1,452 +1,308 @@
-"""Resampling a kopilka game from one seat's view (K5-K19).
+"""Resampling a kopilka game from one seat's view (K5-K19): the facts and the loop.
 
 :func:`resample_kopilka` draws a whole kopilka state -- the deck in deal and
 talon order, the random picks of K7/K8 and the other seats' hidden discards
 -- that the seat cannot tell from the real one.  It reads only the seat's
-own redacted events (§4 of RULES) and, like the trump resampler, proves each
-proposal by replaying it on the engine with checks and comparing the seat's
-events; a proposal the seat could tell apart is drawn again.
+view (:class:`~mushka.engine.DealView`: its hand, the public counts and its
+own redacted events, §4 of RULES), never the deal behind it.
 
-What a proposal respects by construction:
+:func:`kopilka_facts` reads that view once into plain facts (what each seat
+has shown it lacks or holds, the groups and picks, the draws with their
+places in the talon); :func:`mushka.engine.resample_worlds.propose_kopilka`
+builds a world from them backwards (where the unknown cards are now, then the
+play and the redistribution undone down to the stacked deck, N4); the world
+is kept when the engine, replaying it with checks, shows the seat exactly
+the events it saw.  The search bots draw their kopilka worlds from the same
+proposal (:mod:`mushka.bots.sampler_kopilka`).
 
-* the seat's own hand as dealt, the cards it took (K7: it alone knows
-  them, so they were in that owner's group and fix the group's suit) and,
-  when it owned a group, which of its cards were taken -- but not by whom:
-  those cards are given to the takers at random, each taker getting one he
-  later plays if there is one (§4);
-* the groups declared (K6: ``count`` cards of one suit in a hand nobody had
-  touched yet) and, for a seat that declared nothing, a hand without three
-  of a suit;
-* the talon in draw order: the owners' replacement draws (K7 step 4) and
-  every draw in play (K11), with the cards the seat saw (its own draws, any
-  drawn card played at once) at their places and a card drawn and kept
-  never of the led suit;
-* every card each seat played, placed in its hand as dealt or in a card it
-  drew before; passes without a remiz (K12) and draws (K11) showing a suit
-  the seat lacks are avoided when filling its hand;
-* take-backs (K15), deadlocks (K19) and the money follow from the replay.
-
-The hidden cards are otherwise spread uniformly; the replay removes the
-rest (a hand that would have made another group, a remiz the seat did not
-pay…).  Like the trump resampler this is a consistent sampler, not the
-exact posterior.
+Like the trump resampler this is a consistent sampler, not the exact
+posterior: docs/research.md reports its acceptance and how its marginals
+compare with exact counting.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass, field
 
-from mushka.cards import SUIT_MASKS
 from mushka.engine import new_deal
-from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, Action
 from mushka.engine.deal import Deal
 from mushka.engine.events import (
     CardTaken,
     Dealt,
     Discarded,
     Drew,
-    Event,
     GroupDeclared,
     GroupSettled,
+    Paid,
     Passed,
     Played,
     PlayStarted,
     TakenBack,
     TrickTaken,
 )
-from mushka.engine.steps import StepDeal
-from mushka.errors import IllegalActionError, MushkaError
+from mushka.engine.resample_worlds import WorldFailed, propose_kopilka
+from mushka.engine.views import DealView
+from mushka.errors import MushkaError
 
 
-class _Reject(Exception):
-    """The proposal cannot be completed; draw another."""
+def mask_of_cards(cards: tuple[object, ...] | None) -> int:
+    """The mask of a tuple of cards (``None`` for a hidden tuple gives 0)."""
+    out = 0
+    for c in cards or ():
+        out |= 1 << c.index  # type: ignore[attr-defined]
+    return out
 
 
-def _suit(card: int) -> int:
-    return card // 13
+@dataclass(slots=True)
+class KopilkaStep:
+    """One action of the history as the viewer can rebuild it: ``play``, ``draw``, ``pass`` or ``discard``."""
+
+    seat: int
+    kind: str
+    card: int = -1
+    """The card where the viewer knows it (played cards, his own discards), else -1."""
+    ref: int = -1
+    """For a hidden discard: which discard of that seat it is (in order)."""
+
+
+@dataclass(slots=True)
+class KopilkaBlock:
+    """One redistribution (K7/K8) as the viewer saw it."""
+
+    owner: int
+    count: int
+    takers: list[int]
+    my_pick: int = -1
+    """The card the viewer took from this group (if he was a taker)."""
+    taken: int = -1
+    """Mask of the cards taken from the viewer's group (if he was the owner)."""
+    drawn: int = -1
+    """Mask of the viewer's replacement cards (if he was the owner)."""
+    drawn_count: int = 0
+    returned: int = 0
+    discards: list[tuple[int, int, int]] = field(default_factory=list)
+    """(seat, card or -1, which discard of that seat it is) in order, as far as they have happened."""
+    checked_before: list[int] = field(default_factory=list)
+    """Seats checked without a group just before this owner (K7: in order from the eldest)."""
+
+
+@dataclass(slots=True)
+class Observation:
+    """A play-phase fact about one seat at one moment (K11, K12, K16)."""
+
+    time: int
+    seat: int
+    kind: str
+    """``lacks`` (no card of ``suit``), ``has`` (some card of ``suit``) or ``only`` (only ``suit``)."""
+    suit: int
+
+
+@dataclass(slots=True)
+class KopilkaFacts:
+    """The facts of a kopilka game known to one seat."""
+
+    me: int
+    n: int
+    dealer: int
+    eldest: int
+    h0_me: int
+    blocks: list[KopilkaBlock]
+    checked_after: list[int]
+    """Seats checked without a group after the last block (all of them once play began)."""
+    play_started: bool
+    start_sizes: list[int]
+    """Hand sizes when play began (or now, during the redistribution)."""
+    start_me: int
+    """The viewer's hand when play began (or now)."""
+    steps: list[KopilkaStep]
+    """Every action: the takers' discards, then the plays, draws and passes."""
+    timeline: list[list[tuple[int, str, int, int]]]
+    """Per seat, its play-phase events: (time, what, card, led suit); what is
+    ``play``, ``keep`` (kept a drawn card), ``back`` (K15 take-back)."""
+    observations: list[Observation]
+    draws: list[tuple[int, int, int]]
+    """Every draw from the talon during play, in order: (seat, card or -1, led suit)."""
+    discard_counts: list[int]
+    played_by_seat: list[int]
+    """Cards each seat has played from its hand (K15 take-backs included)."""
+    seen: int
+    """Every card whose place the viewer knows (not in the unknown pool)."""
+    initial_pot: int
+    initial_balances: list[int]
+
+
+def kopilka_facts(view: DealView) -> KopilkaFacts:
+    """Read a seat's kopilka view into :class:`KopilkaFacts` (its own events and public counts only)."""
+    if view.seat is None:
+        raise MushkaError("spectator_world")
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    eldest = (view.dealer + 1) % n
+    blocks: list[KopilkaBlock] = []
+    steps: list[KopilkaStep] = []
+    timeline: list[list[tuple[int, str, int, int]]] = [[] for _ in range(n)]
+    observations: list[Observation] = []
+    draws: list[tuple[int, int, int]] = []
+    discard_counts = [0] * n
+    paid = [0] * n
+    played_all = 0
+    played_by_seat = [0] * n
+    held_known = [0] * n
+    h0_me = 0
+    hand_me = 0
+    sizes = [5] * n
+    start_sizes: list[int] | None = None
+    start_me = -1
+    play_started = False
+    lead_suit = -1
+    on_trick = False
+    banned = -1
+    last_winner = -1
+    reveals = rules.renege == "forbid" or rules.remiz > 0
+    for time, e in enumerate(view.events, 1):
+        if isinstance(e, Dealt):
+            h0_me = hand_me = mask_of_cards(e.hands[me])
+        elif isinstance(e, GroupDeclared):
+            blocks.append(KopilkaBlock(owner=e.seat, count=e.count, takers=[]))
+            sizes[e.seat] -= e.count
+        elif isinstance(e, CardTaken):
+            b = blocks[-1]
+            b.takers.append(e.taker)
+            sizes[e.taker] += 1
+            if e.card is not None and e.taker == me:
+                b.my_pick = e.card.index
+                hand_me |= 1 << b.my_pick
+        elif isinstance(e, GroupSettled):
+            b = blocks[-1]
+            b.drawn_count = e.drawn_count
+            b.returned = e.returned
+            sizes[e.owner] += e.returned + e.drawn_count
+            if e.owner == me and e.taken is not None:
+                b.taken = mask_of_cards(e.taken)
+                b.drawn = mask_of_cards(e.drawn)
+                hand_me = (hand_me & ~b.taken) | b.drawn
+        elif isinstance(e, Discarded):
+            b = blocks[-1]
+            card = -1 if e.card is None else e.card.index
+            b.discards.append((e.seat, card, discard_counts[e.seat]))
+            sizes[e.seat] -= 1
+            steps.append(KopilkaStep(e.seat, "discard", card, ref=discard_counts[e.seat]))
+            discard_counts[e.seat] += 1
+            if e.seat == me:
+                hand_me &= ~(1 << card)
+        elif isinstance(e, PlayStarted):
+            play_started = True
+            start_sizes = sizes[:]
+            start_me = hand_me
+        elif isinstance(e, Played):
+            c = e.card.index
+            seat = e.seat
+            if not on_trick:
+                lead_suit = c // 13
+                if banned >= 0 and lead_suit == banned and seat == last_winner:
+                    # K16: leading the suit just won shows he holds nothing else.
+                    observations.append(Observation(time, seat, "only", banned))
+            on_trick = True
+            played_all |= 1 << c
+            played_by_seat[seat] |= 1 << c
+            held_known[seat] &= ~(1 << c)
+            steps.append(KopilkaStep(seat, "play", c))
+            timeline[seat].append((time, "play", c, lead_suit))
+            if seat == me:
+                hand_me &= ~(1 << c)
+        elif isinstance(e, Drew):
+            seat = e.seat
+            # K11: a draw is allowed only to a seat without the led suit.
+            observations.append(Observation(time, seat, "lacks", lead_suit))
+            steps.append(KopilkaStep(seat, "draw"))
+            if e.played:
+                assert e.card is not None
+                c = e.card.index
+                draws.append((seat, c, lead_suit))
+                played_all |= 1 << c
+            else:
+                c = -1 if e.card is None else e.card.index
+                draws.append((seat, c, lead_suit))
+                timeline[seat].append((time, "keep", c, lead_suit))
+                if seat == me:
+                    hand_me |= 1 << c
+        elif isinstance(e, Passed):
+            seat = e.seat
+            steps.append(KopilkaStep(seat, "pass"))
+            # K12: a remiz paid for passing shows the led suit was in hand, and a pass without
+            # one that it was not -- unless the remiz is 0, when a pass shows nothing.
+            if e.penalty:
+                observations.append(Observation(time, seat, "has", lead_suit))
+            elif reveals:
+                observations.append(Observation(time, seat, "lacks", lead_suit))
+        elif isinstance(e, Paid):
+            paid[e.seat] += e.amount
+        elif isinstance(e, TakenBack):
+            c = e.card.index
+            played_all &= ~(1 << c)
+            held_known[e.seat] |= 1 << c
+            timeline[e.seat].append((time, "back", c, lead_suit))
+            if e.seat == me:
+                hand_me |= 1 << c
+            on_trick = False
+            banned = -1
+            last_winner = -1
+        elif isinstance(e, TrickTaken):
+            on_trick = False
+            banned = int(e.suit)
+            last_winner = e.seat
+    held_known[me] = 0
+    # K7: seats are checked in order from the eldest; those between owners had no group.
+    order = [(eldest + k) % n for k in range(n)]
+    pos = 0
+    for b in blocks:
+        while order[pos] != b.owner:
+            b.checked_before.append(order[pos])
+            pos += 1
+        pos += 1
+    checked_after: list[int] = order[pos:] if play_started else []
+    seen = played_all | mask_of_cards(view.hand) | mask_of_cards(view.own_discards)
+    for s in range(n):
+        seen |= held_known[s]
+    for _, c, _ in draws:
+        if c >= 0:
+            seen |= 1 << c
+    return KopilkaFacts(
+        me=me, n=n, dealer=view.dealer, eldest=eldest, h0_me=h0_me, blocks=blocks,
+        checked_after=checked_after, play_started=play_started,
+        start_sizes=start_sizes if start_sizes is not None else list(view.hand_sizes),
+        start_me=start_me if start_me >= 0 else mask_of_cards(view.hand),
+        steps=steps, timeline=timeline, observations=observations, draws=draws,
+        discard_counts=discard_counts, played_by_seat=played_by_seat, seen=seen,
+        initial_pot=view.pot - sum(paid),
+        initial_balances=[view.balances[s] + paid[s] for s in range(n)],
+    )
 
 
 def resample_kopilka(deal: Deal, seat: int, rng: random.Random, tries: int) -> Deal:
-    """A kopilka deal ``seat`` cannot tell from ``deal`` (see the module docstring)."""
-    seen = deal.events(seat)
-    view = _View(deal, seat, seen)
-    state: dict[str, Any] = dict(deal.initial_state)
+    """A kopilka deal ``seat`` cannot tell from ``deal``, built from ``seat``'s view alone.
+
+    Raises :class:`MushkaError` (``resample_failed``, K7) if no proposal of
+    ``tries`` was accepted.
+    """
+    view = deal.view(seat)
+    facts = kopilka_facts(view)
+    seen = list(view.events)
     for _ in range(tries):
         try:
-            steps = _Proposal(view, rng).replay(state)
-        except (_Reject, IllegalActionError):
+            deck, picks, actions = propose_kopilka(view, facts, rng)
+        except WorldFailed:
             continue
-        if steps.deal is None or steps.deal.events(seat) != seen:
-            continue
-        # A plain deal from the same deck and picks: later picks (K7 groups
-        # still to be checked) are drawn from a generator of its own.
-        out = new_deal(deal.rules, deal.dealer, deck=steps.deal._deck, picks=steps.deal._picks,
-                       rng=random.Random(rng.getrandbits(64)), **state)
-        for action in steps.deal.actions:
-            out.apply(action)
-        return out
-    raise MushkaError("resample_failed", rule="K7", tries=tries)
-
-
-class _View:
-    """What ``me`` knows, read once from its redacted events."""
-
-    def __init__(self, deal: Deal, me: int, seen: list[Event]) -> None:
-        rules = deal.rules
-        n = deal.n
-        self.rules = rules
-        self.n = n
-        self.me = me
-        self.eldest = (deal.dealer + 1) % n
-        self.dealer = deal.dealer
-        self.mine = 0                           # my hand as dealt
-        self.declared: dict[int, int] = {}      # owner -> group size (K6)
-        self.untouched: set[int] = set(range(n))  # seats whose hand nobody changed before their check
-        # (owner, taker, card or None) for each pick, in order (K7/K8).
-        self.picks: list[tuple[int, int, int | None]] = []
-        self.my_taken = 0                       # cards taken from my group (I own it)
-        # Talon in pop order: (seat, known card or -1, suit it cannot be or -1, event index).
-        self.slots: list[tuple[int, int, int, int]] = []
-        self.my_drawn_as_owner: list[int] = []
-        # Actions in order: (seat, kind, card or -1, event index); kind "play", "draw", "pass", "discard".
-        self.actions: list[tuple[int, str, int, int]] = []
-        self.played: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (card, event index)
-        self.voids = [0] * n                    # suits a seat showed it lacked at some time (K11-K12)
-        self.group_suit: dict[int, int] = {}    # owner -> suit, where I took one of its cards
-        self.void_at: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (suit, event index)
-        self.held: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (suit, event index): K12 remiz
-        checked = -1                            # the last check position passed (K6: from the eldest)
-        known = 0
-        lead = -1
-        on_trick = 0
-        for i, e in enumerate(seen):
-            if isinstance(e, Dealt):
-                hand = e.hands[me]
-                for card_ in hand or ():
-                    self.mine |= card_.bit
-            elif isinstance(e, GroupDeclared):
-                self.declared[e.seat] = e.count
-                checked = (e.seat - self.eldest) % n
-                takers = [(e.seat + k) % n for k in (1, 2)] if rules.redistribution == "old" else [
-                    (e.seat + k) % n for k in range(1, n)]
-                for t in takers:
-                    # K7: a taker checked after this owner holds a changed hand at his check.
-                    if (t - self.eldest) % n > (e.seat - self.eldest) % n:
-                        self.untouched.discard(t)
-            elif isinstance(e, CardTaken):
-                card = e.card.index if e.card is not None else None
-                self.picks.append((e.owner, e.taker, card))
-                if card is not None:
-                    self.group_suit[e.owner] = _suit(card)
-            elif isinstance(e, GroupSettled):
-                if e.owner == me:
-                    for card_ in e.taken or ():
-                        self.my_taken |= card_.bit
-                    for c in (x.index for x in e.drawn or ()):
-                        self.slots.append((me, c, -1, i))
-                        known |= 1 << c
-                else:
-                    for _ in range(e.drawn_count):
-                        self.slots.append((e.owner, -1, -1, i))
-            elif isinstance(e, Discarded):
-                self.actions.append((e.seat, "discard", -1 if e.card is None else e.card.index, i))
-            elif isinstance(e, Played):
-                c = e.card.index
-                self.actions.append((e.seat, "play", c, i))
-                if e.seat != me and all(c != x for x, _ in self.played[e.seat]):
-                    # K15: a lead taken back is played again later; it was in hand the first time.
-                    self.played[e.seat].append((c, i))
-                if not on_trick:
-                    lead = _suit(c)
-                on_trick += 1
-            elif isinstance(e, Drew):
-                self.actions.append((e.seat, "draw", -1, i))
-                self.voids[e.seat] |= 1 << lead
-                self.void_at[e.seat].append((lead, i))
-                if e.card is not None:
-                    self.slots.append((e.seat, e.card.index, -1, i))
-                    known |= e.card.bit
-                    if e.played:
-                        on_trick += 1
-                else:
-                    self.slots.append((e.seat, -1, lead, i))
-            elif isinstance(e, Passed):
-                self.actions.append((e.seat, "pass", -1, i))
-                if not e.penalty:
-                    self.voids[e.seat] |= 1 << lead
-                    self.void_at[e.seat].append((lead, i))
-                else:
-                    self.held[e.seat].append((lead, i))
-            elif isinstance(e, PlayStarted):
-                checked = n
-            elif isinstance(e, (TakenBack, TrickTaken)):
-                on_trick = 0
-        self.known = known | self.mine
-        # Seats not checked yet (K6) may still hold any group.
-        self.checked = {s for s in range(n) if (s - self.eldest) % n <= checked}
-        self.deck = list(rules.deck_indices)
-
-
-class _Proposal:
-    """One candidate world, built from a :class:`_View` and checked by :meth:`replay`."""
-
-    def __init__(self, view: _View, rng: random.Random) -> None:
-        self.v = view
-        self.rng = rng
-        n = view.n
-        self.pool = [c for c in view.deck if not view.known >> c & 1]
-        rng.shuffle(self.pool)
-        self.dealt = [0] * n
-        self.dealt[view.me] = view.mine
-        self.gsuit = dict(view.group_suit)      # owner -> suit of its K6 group, where fixed
-        self.talon = [c for _, c, _, _ in view.slots]
-        # The order of my own replacement draws is not known to me (K7 step 4).
-        for at in {at for who, c, _, at in view.slots if who == view.me and c >= 0}:
-            js = [j for j, (who, c, _, a) in enumerate(view.slots) if a == at and c >= 0]
-            cards = [self.talon[j] for j in js]
-            rng.shuffle(cards)
-            for j, c in zip(js, cards, strict=True):
-                self.talon[j] = c
-        # Cards each other seat plays (needed in its hand by then).
-        self.needed = [0] * n
-        for s in range(n):
-            for c, _ in view.played[s]:
-                self.needed[s] |= 1 << c
-        self._place()
-
-    def _take(self, card: int) -> None:
+        # K7: picks still to come (groups not checked yet) come from a generator of their own.
+        other = new_deal(deal.rules, deal.dealer, deck=deck, picks=picks, rng=random.Random(rng.getrandbits(64)),
+                         pot=facts.initial_pot, balances=list(facts.initial_balances))
         try:
-            self.pool.remove(card)
-        except ValueError:
-            raise _Reject from None
-
-    def _place(self) -> None:
-        v = self.v
-        n = v.n
-        forced: list[list[int]] = [[] for _ in range(n)]
-        # K7: a card I took was in its owner's hand at the check.
-        for owner, taker, card in v.picks:
-            if taker == v.me and card is not None and owner != v.me:
-                # The owner holds it at his check (a card from my own group reaches him by a pick).
-                self.needed[owner] |= 1 << card
-                if not v.known >> card & 1:
-                    forced[owner].append(card)
-        # Each card another seat played: in its hand as dealt, else in a card it drew before.
-        for s in range(n):
-            if s == v.me:
-                continue
-            for c, when in v.played[s]:
-                if v.my_taken >> c & 1 or c in forced[s] or any(c in f for f in forced):
-                    continue  # from my group (a pick gives it) or already placed
-                # K11-K12: the card cannot have been in hand while the seat showed it lacked its suit.
-                lacked = [t for x, t in v.void_at[s] if x == _suit(c) and t < when]
-                since = max(lacked, default=-1)
-                slots = [j for j, (who, known, banned, at) in enumerate(v.slots)
-                         if who == s and known < 0 and since < at < when and self.talon[j] < 0 and _suit(c) != banned]
-                room = 5 - len(forced[s]) if not lacked and self._fits(s, [*forced[s], c]) else 0
-                # K7: or a card of a group the seat took from (the pick then gives it).
-                groups = [t for t, taker, card in v.picks if taker == s and card is None and t != v.me and not lacked
-                          and self.gsuit.get(t, _suit(c)) == _suit(c) and self._fits(t, [*forced[t], c], _suit(c))]
-                # Each place is as likely as any other: a free card of the hand as dealt, a draw, a group.
-                total = room + len(slots) + len(groups)
-                k = self.rng.randrange(total) if total else -1
-                if 0 <= k < room:
-                    forced[s].append(c)
-                elif room <= k < room + len(slots):
-                    j = slots[k - room]
-                    self.talon[j] = c
-                    self._take(c)
-                elif k >= 0:
-                    t = groups[k - room - len(slots)]
-                    forced[t].append(c)
-                    self.gsuit[t] = _suit(c)
-            # K12: a remiz for passing means the seat held the led suit then.
-            for suit, when in v.held[s]:
-                later = {c for c, at in v.played[s] if at > when}
-                if len(forced[s]) < 5 and not any(_suit(c) == suit and c in later for c in forced[s]):
-                    cands = [c for c in self.pool if _suit(c) == suit and c not in forced[s]
-                             and not any(c in f for f in forced) and not any(nd >> c & 1 for nd in self.needed)]
-                    cands = [c for c in cands if self._fits(s, [*forced[s], c])]
-                    if cands:
-                        forced[s].append(self.rng.choice(cands))
-        for s in range(n):
-            for c in forced[s]:
-                self._take(c)
-        for s in range(n):
-            if s != v.me:
-                self.dealt[s] = self._fill(s, forced[s])
-        # The rest of the talon in draw order; a card drawn and kept is not of the led suit.
-        for j, (_, _, banned, _) in enumerate(v.slots):
-            if self.talon[j] >= 0:
-                continue
-            cands = [c for c in self.pool if _suit(c) != banned]
-            if not cands:
-                raise _Reject
-            c = self.rng.choice(cands)
-            self.pool.remove(c)
-            self.talon[j] = c
-
-    def _fits(self, s: int, cards: list[int], group: int | None = None) -> bool:
-        """Whether ``cards`` can be part of seat ``s``'s hand as dealt, given its K6 group (or none)."""
-        v = self.v
-        if len(cards) > 5:
-            return False
-        if s not in v.checked:
-            return True
-        suits = [0] * 4
-        for c in cards:
-            suits[_suit(c)] += 1
-        count = v.declared.get(s, 0)
-        if not count:
-            return max(suits) <= 2
-        known = self.gsuit.get(s) if group is None else group
-        return any((known is None or x == known) and suits[x] <= count and len(cards) - suits[x] <= 5 - count
-                   for x in range(4))
-
-    def _shaped(self, s: int, hand: int) -> bool:
-        """Whether ``hand`` makes the group K6 says seat ``s`` declared at its check (or none)."""
-        v = self.v
-        if s not in v.checked:
-            return True
-        counts = [(hand & SUIT_MASKS[x]).bit_count() for x in range(4)]
-        count = v.declared.get(s, 0)
-        if not count:
-            return max(counts) < 3
-        known = self.gsuit.get(s)
-        return any(counts[x] == count and (known is None or x == known) for x in range(4))
-
-    def _fill(self, s: int, forced: list[int]) -> int:
-        """Seat ``s``'s hand as dealt: ``forced`` cards and the group K6 says it had (or had not)."""
-        v = self.v
-        rng = self.rng
-        count = v.declared.get(s, 0)
-        # A seat that took a card before its check (K7) is shaped as if it had not:
-        # its discard is then chosen to keep the shape (see :meth:`replay`).
-        shaped = s in v.checked
-        hand = list(forced)
-        suits = [0] * 4
-        for c in hand:
-            suits[_suit(c)] += 1
-        avoid = v.voids[s]
-        if shaped and count:
-            suit = self.gsuit.get(s)
-            options = [x for x in range(4) if (suit is None or x == suit) and suits[x] <= count
-                       and len(hand) - suits[x] <= 5 - count
-                       and sum(1 for c in self.pool if _suit(c) == x) >= count - suits[x]]
-            if not options:
-                raise _Reject
-            x = rng.choice(options)
-            for c in [c for c in self.pool if _suit(c) == x][:count - suits[x]]:
-                self.pool.remove(c)
-                hand.append(c)
-            rest = 5 - len(hand)
-            others = [c for c in self.pool if _suit(c) != x and not avoid >> _suit(c) & 1]
-            if len(others) < rest:
-                others = [c for c in self.pool if _suit(c) != x]
-            if len(others) < rest:
-                raise _Reject
-            chosen = others[:rest]
-        else:
-            cap = 2 if shaped else 5
-            if max(suits) > cap:
-                raise _Reject
-            chosen = []
-            for pass_ in (0, 1):
-                for c in self.pool:
-                    if len(hand) + len(chosen) == 5:
-                        break
-                    x = _suit(c)
-                    if c in chosen or suits[x] >= cap or (pass_ == 0 and avoid >> x & 1):
-                        continue
-                    chosen.append(c)
-                    suits[x] += 1
-            if len(hand) + len(chosen) < 5:
-                raise _Reject
-        for c in chosen:
-            self.pool.remove(c)
-        hand += chosen
-        mask = 0
-        for c in hand:
-            mask |= 1 << c
-        if mask.bit_count() != 5:
-            raise _Reject
-        return mask
-
-    def deck(self) -> list[int]:
-        """N4/K5: five cards to each seat from the eldest, then the talon in draw order."""
-        v = self.v
-        n = v.n
-        deck = [0] * len(v.deck)
-        for k in range(n):
-            cards = [c for c in v.deck if self.dealt[(v.eldest + k) % n] >> c & 1]
-            self.rng.shuffle(cards)
-            for j, c in enumerate(cards):
-                deck[k + n * j] = c
-        rest = self.pool[:]
-        self.rng.shuffle(rest)
-        deck[5 * n:] = self.talon + rest
-        return deck
-
-    def replay(self, state: dict[str, Any]) -> StepDeal:
-        """Replay the seat's actions on the proposal, choosing picks and hidden discards."""
-        v = self.v
-        rng = self.rng
-        steps = StepDeal(v.rules, v.dealer, **state)
-        pos = steps.space._pos_of
-        for c in self.deck():
-            steps.apply_chance(pos[c])
-        picks = iter(v.picks)
-        given = 0  # my group's taken cards handed out so far
-        done = [0] * v.n  # cards each seat has played so far in the replay
-        for seat, kind, card, _ in v.actions:
-            while steps.is_chance():
-                given = self._pick(steps, next(picks, None), given)
-            deal = steps.deal
-            assert deal is not None
-            if deal.to_act != seat:
-                raise _Reject
-            action: Action
-            if kind == "play":
-                action = PLAYS[card]
-                done[seat] |= 1 << card
-            elif kind == "draw":
-                action = DRAW
-            elif kind == "pass":
-                action = PASS
-            elif card >= 0:
-                action = DISCARDS[card]
-            else:
-                hand = deal.hands[seat]
-                later = self.needed[seat] & ~done[seat]
-                cands = [c for c in v.deck if hand >> c & 1 and not later >> c & 1]
-                if not cands:
-                    raise _Reject
-                if (seat - v.eldest) % v.n >= deal._check_k:  # type: ignore[attr-defined]
-                    cands = [c for c in cands if self._shaped(seat, hand & ~(1 << c))] or cands
-                void = [c for c in cands if v.voids[seat] >> _suit(c) & 1]
-                action = DISCARDS[rng.choice(void or cands)]
-            steps.apply_action(action)
-        if steps.is_chance():
-            raise _Reject
-        return steps
-
-    def _pick(self, steps: StepDeal, pick: tuple[int, int, int | None] | None, given: int) -> int:
-        """K7/K8: the pick due, as the seat's view allows; returns the taken cards given out."""
-        if pick is None:
-            raise _Reject
-        v = self.v
-        owner, taker, card = pick
-        options = [v.rules.deck_indices[k] for k, _ in steps.chance_outcomes()]
-        if card is not None:
-            cands = [card] if card in options else []
-        elif owner == v.me:
-            cands = [c for c in options if v.my_taken >> c & 1 and not given >> c & 1]
-        else:
-            cands = [c for c in options if not self.needed[owner] >> c & 1] or options
-        if not cands:
-            raise _Reject
-        wanted = [c for c in cands if self.needed[taker] >> c & 1]
-        choice = self.rng.choice(wanted or cands)
-        steps.apply_chance(steps.space._pos_of[choice])
-        return given | 1 << choice if owner == v.me else given
+            for action in actions:
+                other.apply(action)
+        except MushkaError:
+            continue
+        if other.events(seat) == seen:
+            return other
+    raise MushkaError("resample_failed", rule="K7", tries=tries)

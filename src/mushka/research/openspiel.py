@@ -42,6 +42,9 @@ from mushka.steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_g
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka_<variant>``."""
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _PRIVATE = ("hand", "own_discards", "own_dealt")
 """Segments that only their seat may see (left empty by a public observer)."""
 
@@ -183,9 +186,9 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
     def _current(self) -> int:
         player = self.steps.current_player
         if player == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         if player == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         return player
 
     def current_player(self) -> int:
@@ -196,19 +199,55 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         return self.steps.legal_action_ids()
 
+    # Python callers reach the queries below directly, not through C++ and back
+    # (each crossing costs more than the engine's step); C++ callers (OpenSpiel's
+    # own tests and algorithms) still go through ``_legal_actions`` and the
+    # observer, and tests/research check both give the same.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal ids of the seat to act (at chance the outcomes, whoever asks, as in C++;
+        ``[]`` for another seat or at the end)."""
+        current = self._player
+        if current == _CHANCE:
+            return [k for k, _ in self.steps.chance_outcomes()]
+        if current == _TERMINAL or (player is not None and player != current):
+            return []
+        return self.steps.legal_action_ids()
+
+    def is_chance_node(self) -> bool:
+        """Whether a chance step is due (N4, K7)."""
+        return bool(self._player == _CHANCE)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the seat to act), as OpenSpiel's C++ side gives it."""
+        return self._tensor(player, False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s information-state tensor (default: the seat to act)."""
+        return self._tensor(player, True)
+
+    def _tensor(self, player: int | None, history: bool) -> list[float]:
+        seat = self._player if player is None else player
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.steps.rules.players:
+            raise ValueError(f"player {seat} is not a seat of {self.steps.rules.players}")
+        steps = self.steps
+        return (steps.information_state(seat) if history else steps.observation(seat)).tolist()
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Deck positions with their probabilities (N4, K7)."""
         return self.steps.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self._player == pyspiel.PlayerId.CHANCE:
-            self.steps.apply_chance(action)
+        steps = self.steps
+        if self._player == _CHANCE:
+            steps.apply_chance(action)
         else:
-            self.steps.apply_id(action)
-        self._player = self._current()
+            steps.apply_id(action)
+        player = steps.current_player
+        self._player = _CHANCE if player == CHANCE else _TERMINAL if player == TERMINAL else player
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             return f"Deal:{self.steps.rules.deck_cards[action].code}"
         try:
             return str(self.steps.action_of(action))
@@ -217,7 +256,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the deal is settled."""
-        return bool(self._player == pyspiel.PlayerId.TERMINAL)
+        return bool(self._player == _TERMINAL)
 
     def returns(self) -> list[float]:
         """The deal's payoffs (zeros until the end)."""

@@ -92,6 +92,12 @@ class Table:
         """Play every chance step now due (cards of the deck, K7 picks)."""
         steps = self.steps
         rng = self.rng
+        if isinstance(steps, StepDeal) and not steps.history:
+            # N4: a whole deck at once, a uniform order of its positions (the same law as
+            # one uniform card at a time, without listing the outcomes at every card).
+            apply = steps.apply_chance
+            for position in rng.sample(range(self.rules.deck_size), self.rules.deck_size):
+                apply(position)
         while steps.is_chance():
             outcomes = steps.chance_outcomes()
             steps.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
@@ -103,11 +109,12 @@ class Table:
 
     def mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """1 where an id is legal for the seat to act."""
-        out = np.zeros(self.num_actions, np.int8)
-        ids = self.steps.legal_action_ids()
-        if ids:
-            out[ids] = 1
-        return out
+        # A bytearray filled in Python and viewed by numpy: cheaper than a
+        # numpy fancy assignment from a list for the handful of legal ids.
+        out = bytearray(self.num_actions)
+        for i in self.steps.legal_action_ids():
+            out[i] = 1
+        return np.frombuffer(out, np.int8)
 
     def observe(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's tensor as a fresh float32 array."""
