@@ -6,11 +6,11 @@ PIP    := $(BIN)/python -m pip
 
 .PHONY: run test lint typecheck layers unit bench clean core
 
-# With MUSHKA_COMPILE=1 (opt-in for now, docs/build.md) `pip install -e .` compiles the rules
-# core with mypyc when a C compiler is present; MUSHKA_PURE=1 forces the pure-Python build.
+# `pip install -e .` compiles the rules core with mypyc when a C compiler is present
+# (docs/build.md); MUSHKA_PURE=1 forces the pure-Python build.
 # On a compiled build the suites run on it, and the engine, bots and property suites once
 # more on the pure one.
-EXPECT_BUILD = $(shell $(PYTHON) -c "import shutil, sysconfig; cc = (sysconfig.get_config_var('CC') or 'cc').split(); print('compiled' if cc and shutil.which(cc[0]) and '$(MUSHKA_PURE)' in ('', '0') and '$(MUSHKA_COMPILE)' not in ('', '0') else 'pure')")
+EXPECT_BUILD = $(shell $(PYTHON) -c "import shutil, sysconfig; cc = (sysconfig.get_config_var('CC') or 'cc').split(); print('compiled' if cc and shutil.which(cc[0]) and '$(MUSHKA_PURE)'.strip() in ('', '0') else 'pure')")
 PURE_SUITES = tests/unit tests/rules tests/golden tests/bots tests/property
 
 $(VENV)/.installed-run: pyproject.toml

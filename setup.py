@@ -6,8 +6,8 @@ are compiled by mypyc into C extensions when a C compiler is present, and every
 import falls back to the source when they are not built, are out of date
 (:mod:`mushka._build`) or when ``MUSHKA_PURE=1`` asks for the pure build.
 
-For now the compiled build is opt-in: ``MUSHKA_COMPILE=1 pip install -e .``
-(docs/build.md, "Status").  ``MUSHKA_PURE=1`` builds no extension at all.
+``MUSHKA_PURE=1`` at install time builds no extension at all (and at run time
+makes every import take the source).
 """
 
 from __future__ import annotations
@@ -63,11 +63,6 @@ def _pure_requested() -> bool:
     return os.environ.get("MUSHKA_PURE", "").strip() not in ("", "0")
 
 
-def _compile_requested() -> bool:
-    # For now the compiled build is opt-in (docs/build.md, "Status"): MUSHKA_COMPILE=1.
-    return os.environ.get("MUSHKA_COMPILE", "").strip() not in ("", "0")
-
-
 def _have_compiler() -> bool:
     cc = (sysconfig.get_config_var("CC") or "cc").split()
     return bool(cc) and shutil.which(cc[0]) is not None
@@ -83,8 +78,8 @@ def _metadata_only() -> bool:
 def _extensions() -> list[object]:
     if _metadata_only():
         return []
-    if _pure_requested() or not _compile_requested():
-        print("mushka: pure-Python build (MUSHKA_COMPILE=1 compiles the core)", file=sys.stderr)
+    if _pure_requested():
+        print("mushka: MUSHKA_PURE is set: pure-Python build", file=sys.stderr)
         return []
     if not _have_compiler():
         print("mushka: no C compiler found: pure-Python build", file=sys.stderr)

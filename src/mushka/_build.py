@@ -154,10 +154,8 @@ def compiler_available() -> bool:
 
 def needs_rebuild() -> bool:
     """Whether ``pip install -e .`` would build a compiled core newer than the one imported
-    (the Makefile asks before running the tests); the compiled build is opt-in for now
-    (``MUSHKA_COMPILE=1``, docs/build.md)."""
-    compile_requested = os.environ.get("MUSHKA_COMPILE", "").strip() not in ("", "0")
-    return BUILD == "pure" and compile_requested and not pure_requested() and compiler_available()
+    (the Makefile asks before running the tests, ``make core``)."""
+    return BUILD == "pure" and not pure_requested() and compiler_available()
 
 
 def imported_build() -> str:

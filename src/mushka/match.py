@@ -17,11 +17,12 @@ from the game's seeded generator.
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from mushka._pickle import reduce_fields
 from mushka.cards import Card
 from mushka.engine import Action, Deal, DealResult, DealView, Event, new_deal
 from mushka.engine.actions import ActionInput
@@ -101,6 +102,10 @@ class GameResult:
             "ended_by_mushka": self.ended_by_mushka, "truncated": self.truncated,
         }
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class GameView:
@@ -141,8 +146,16 @@ class GameView:
             "result": None if self.result is None else self.result.to_json(),
         }
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
-class Game(ABC):
+
+# Not an ABC: a mypyc-compiled subclass of abc.ABC shares ABC's own instance-check
+# cache (`_abc_impl`) with every other compiled ABC, so after `isinstance(partie, Deal)`
+# was False once, `isinstance(partie, Game)` was False too.  The abstract methods stay
+# marked for mypy; only the concrete subclasses are ever made.
+class Game:
     """A partie or a session: deals in a row, driven through one API."""
 
     rules: Rules

@@ -153,7 +153,39 @@ def test_a_declaration_gets_more_playouts_with_declare():
     assert more.worlds[-1] > 3 * plain.worlds[-1]
 
 
-@pytest.mark.parametrize("name", ["chase", "declare", "weigh"])
+def test_racing_spreads_a_declaration_s_playouts_over_more_worlds():
+    rules = rules_of(("classic", 4))
+    plain = SearchBot(iterations=400, seconds=0, chase=1)
+    racing = SearchBot(iterations=400, seconds=0, chase=1, race=2)
+    seen = 0
+    for deal in positions(rules, deals=30, seed=3, every=1.0):
+        view = deal_game_view(deal, deal.to_act)
+        if view.deal.phase.name == "DECLARE" and len(view.deal.legal) > 4:
+            for bot in (plain, racing):
+                assert bot.choose(view, random.Random(2)) in view.deal.legal
+            assert racing.choose(view, random.Random(2)) == racing.choose(view, random.Random(2))
+            seen += 1
+            if seen == 3:
+                break
+    assert seen == 3
+    # The same playouts, fewer of them spent on candidates that trail clearly: more worlds.
+    assert sum(racing.worlds) > sum(plain.worlds)
+
+
+def test_racing_drops_only_candidates_that_trail_clearly():
+    from mushka.bots.search import _race
+
+    rng = random.Random(1)
+    rows = []
+    for _ in range(40):
+        luck = rng.gauss(0, 10)
+        # 0: the rules of thumb (poor), 1: the leader, 2: close behind it, 3: far behind.
+        rows.append((1.0, [luck - 8, luck, luck - 0.1 + rng.gauss(0, 1), luck - 5 + rng.gauss(0, 1)]))
+    totals = [sum(v[i] for _, v in rows) for i in range(4)]
+    assert _race([0, 1, 2, 3], totals, rows, 40.0, 40.0, 3.0) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race"])
 def test_search_options_out_of_range_are_refused(name):
     with pytest.raises(MushkaError):
         make_bot(f"search:{name}=99")

@@ -18,6 +18,8 @@ from mushka.rules.texts import render_rules
 
 FELT = "[data-testid=felt]"
 MY_TURN = ".me.to-act"
+NO_SPECIAL_HANDS = {"flush": "none", "privileged_four": "none"}
+"""Options under which no special hand ends a partie at once (C22): the game reaches the player's turn."""
 
 
 def felt(page: Page) -> dict[str, str]:

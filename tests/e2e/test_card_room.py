@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from e2ekit import act_once, felt, wait_for_turn_or_end
+from e2ekit import NO_SPECIAL_HANDS, act_once, felt, wait_for_turn_or_end
 from playwright.sync_api import expect
 
 from mushka.engine import stack_deck
@@ -88,7 +88,7 @@ def test_dealer_who_took_the_trump_card_is_not_offered_a_pass(open_page, live_se
     rules = Rules.make("classic", 3, flush="none")
     deck = stack_deck(rules, [["7H", "8D", "QS", "KC", "9C"], None, None], turnup="JD", dealer=0, fill=True)
     stacked(0, [deck])
-    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"], {"flush": "none"})
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"], NO_SPECIAL_HANDS)
     page = open_page(seat_url(live_server, made))
     wait_for_turn_or_end(page)
     take = page.locator("[data-key=act-take]")
@@ -154,7 +154,7 @@ def test_a_special_hand_ends_the_game_and_the_felt_says_so(open_page, live_serve
 def test_end_of_deal_box_explains_the_scores_in_the_chosen_language(open_page, live_server, page_errors):
     """Bug 3: the end-of-deal box says each player's change with its reason, by name, once,
     and follows a switch of language."""
-    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"], {"flush": "none"})
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random"], NO_SPECIAL_HANDS)
     page = open_page(seat_url(live_server, made))
     rng = random.Random(2)
     state = wait_for_turn_or_end(page)
@@ -218,7 +218,7 @@ def test_seven_players_fit_the_score_panel(open_page, live_server, shot, page_er
 
 def test_focus_stays_in_the_hand_after_a_card(open_page, live_server, page_errors):
     """Bug 12: after playing a card with the keyboard, focus is on a card of the hand, not the body."""
-    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random", "bot:random"], {"flush": "none"})
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random", "bot:random"], NO_SPECIAL_HANDS)
     page = open_page(seat_url(live_server, made))
     rng = random.Random(5)
     for _ in range(80):
@@ -303,7 +303,7 @@ def test_costly_kopilka_pass_asks_first_and_the_tab_title_says_your_turn(open_pa
 
 def test_a_lone_legal_card_plays_itself_when_asked(open_page, live_server, page_errors):
     """The optional auto-play: with the setting on, a turn with one legal card needs no click."""
-    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random", "bot:random"], {"flush": "none"})
+    made = make_table(live_server, "classic", ["me", "bot:random", "bot:random", "bot:random"], NO_SPECIAL_HANDS)
     page = open_page(seat_url(live_server, made))
     wait_for_turn_or_end(page)
     page.locator(".prefs > summary").click()

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from e2ekit import (
+    NO_SPECIAL_HANDS,
     act_once,
     check_rule_button,
     felt,
@@ -47,7 +48,7 @@ def start_from_lobby(open_page, live_server, variant: str, name: str, options: d
 
 def test_classic_deal_played_by_clicking(open_page, live_server, shot, page_errors):
     # flush=none keeps a lucky five of a suit (C22) from stopping the deal early.
-    page = start_from_lobby(open_page, live_server, "classic", "Anna", {"flush": "none"})
+    page = start_from_lobby(open_page, live_server, "classic", "Anna", NO_SPECIAL_HANDS)
     rng = random.Random(1)
     shot(page, "declare")
     played_whole_deal = False
@@ -181,7 +182,7 @@ def test_kopilka_game_played_by_clicking(open_page, live_server, shot, page_erro
 
 def test_dealer_takes_turned_card_needs_a_discard(open_page, live_server, page_errors):
     """C6 in the page: Take without a selected discard is explained, not sent."""
-    page = start_from_lobby(open_page, live_server, "classic", "Dora", {"flush": "none"})
+    page = start_from_lobby(open_page, live_server, "classic", "Dora", NO_SPECIAL_HANDS)
     rng = random.Random(3)
     for _ in range(120):  # the dealer moves round the table (C4): the player deals within a few deals
         state = wait_for_turn_or_end(page)

@@ -8,6 +8,7 @@ import random
 from datetime import UTC, datetime
 
 import pytest
+from e2ekit import NO_SPECIAL_HANDS
 from playwright.sync_api import expect
 
 from mushka.bots.base import RandomBot, play_game
@@ -23,7 +24,7 @@ TABLES = [
     ("classic", 3, {"initial_record": 6}),
     ("classic", 4, {"initial_record": 6, "lone_player": "dealer_must_play"}),
     ("classic", 5, {"initial_record": 6, "flush": "side_payment"}),
-    ("classic", 7, {"initial_record": 4, "flush": "none"}),
+    ("classic", 7, {"initial_record": 4, **NO_SPECIAL_HANDS}),
     ("mistigri", 4, {"initial_record": 6}),
     ("mistigri", 6, {"initial_record": 5, "must_head_trick": True}),
     ("kopilka", 4, {}),
@@ -176,7 +177,7 @@ def finish_game_over_sockets(live_server, variant: str, players: int, options: d
 
 
 def test_replay_a_finished_game_from_the_lobby(open_page, live_server, shot, page_errors):
-    table = finish_game_over_sockets(live_server, "classic", 3, {"initial_record": 3, "flush": "none"})
+    table = finish_game_over_sockets(live_server, "classic", 3, {"initial_record": 3, **NO_SPECIAL_HANDS})
     page = open_page(live_server.url)
     item = page.locator(f"[data-testid=records] li[data-record='{table}']")
     expect(item).to_be_visible()

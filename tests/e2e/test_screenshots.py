@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from e2ekit import act_once, felt, wait_for_turn_or_end
+from e2ekit import NO_SPECIAL_HANDS, act_once, felt, wait_for_turn_or_end
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -57,7 +57,7 @@ def test_lobby_pictures(open_page, live_server, page_errors):
 def test_classic_table_mid_trick(open_page, live_server, page_errors):
     for lang in ("en", "ru"):
         page = player_page(open_page, live_server, "classic", ["me", "bot:club", "bot:club", "bot:club"],
-                           {"flush": "none"}, lang=lang, name="Anna" if lang == "en" else "Аня")
+                           NO_SPECIAL_HANDS, lang=lang, name="Anna" if lang == "en" else "Аня")
         rng = random.Random(3)
         for _ in range(80):
             state = wait_for_turn_or_end(page)
@@ -109,7 +109,7 @@ def test_kopilka_game_end(open_page, live_server, page_errors):
 def test_phone_table(open_page, live_server, page_errors):
     for lang in ("en", "ru"):
         page = player_page(open_page, live_server, "classic", ["me", "bot:club", "bot:club", "bot:club"],
-                           {"flush": "none"}, lang=lang, viewport=PHONE, name="Anna" if lang == "en" else "Аня")
+                           NO_SPECIAL_HANDS, lang=lang, viewport=PHONE, name="Anna" if lang == "en" else "Аня")
         rng = random.Random(2)
         for _ in range(80):
             state = wait_for_turn_or_end(page)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2ekit import felt, wait_for_turn_or_end
+from e2ekit import NO_SPECIAL_HANDS, felt, wait_for_turn_or_end
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -21,7 +21,7 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 # Long enough for a test's few moves, short enough that a game left to the bots ends soon.
-CALM = {"flush": "none", "privileged_four": "none", "initial_record": 40}
+CALM = {**NO_SPECIAL_HANDS, "initial_record": 40}
 
 
 def table(live_server, seats: list[str], name: str = "Anna", **body: Any) -> dict:
@@ -230,7 +230,7 @@ def test_the_lobby_leaderboard_counts_a_finished_game(open_page, live_server, pa
     name = f"Vera{viewport['width']}"
     made = live_server.api("POST", "api/tables", {
         "variant": "classic", "players": 3, "name": name, "seats": ["me", "bot:random", "bot:random"],
-        "start": True, "listed": False, "options": {"flush": "none", "privileged_four": "none", "initial_record": 8}})
+        "start": True, "listed": False, "options": {**NO_SPECIAL_HANDS, "initial_record": 8}})
     result = play_out_over_socket(live_server, made)
 
     def named(page) -> None:
@@ -273,7 +273,7 @@ def test_pictures_of_the_chat_and_timer_table_and_of_the_leaderboard(open_page, 
     picture(page, "table-chat-timer")
     finished = live_server.api("POST", "api/tables", {
         "variant": "classic", "players": 3, "name": "Anna", "seats": ["me", "bot:club", "bot:expert"],
-        "start": True, "listed": False, "options": {"flush": "none", "privileged_four": "none", "initial_record": 8}})
+        "start": True, "listed": False, "options": {**NO_SPECIAL_HANDS, "initial_record": 8}})
     play_out_over_socket(live_server, finished)
     lobby = open_page(f"{live_server.url}?lang=en", viewport={"width": 1280, "height": 1300},
                       before=lambda p: p.add_init_script("localStorage.setItem('mushka.name', 'Anna')"))

@@ -8,7 +8,7 @@ import re
 import threading
 
 import pytest
-from e2ekit import act_once, felt, frames_cards, hand, record_frames, wait_for_turn_or_end
+from e2ekit import NO_SPECIAL_HANDS, act_once, felt, frames_cards, hand, record_frames, wait_for_turn_or_end
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -80,7 +80,7 @@ def test_two_browsers_play_through_an_invitation(open_page, live_server, shot, p
 def test_spectator_sees_no_hidden_card(open_page, live_server, shot, page_errors):
     made = live_server.api("POST", "api/tables", {"variant": "classic", "players": 4, "name": "Vera",
                                                    "seats": ["me", "bot:random", "bot:random", "bot:random"],
-                                                   "start": True, "listed": True, "options": {"flush": "none"}})
+                                                   "start": True, "listed": True, "options": NO_SPECIAL_HANDS})
     table = made["table"]["id"]
     player = open_page(live_server.url + made["tokens"][0]["url"].lstrip("/"))
     holder: dict[str, list[str]] = {}
@@ -116,7 +116,7 @@ def test_spectator_sees_no_hidden_card(open_page, live_server, shot, page_errors
 
 def test_reload_keeps_the_seat(open_page, live_server, shot, page_errors):
     made = live_server.api("POST", "api/tables", {"variant": "classic", "name": "Gleb", "start": True,
-                                                   "listed": False, "options": {"flush": "none"},
+                                                   "listed": False, "options": NO_SPECIAL_HANDS,
                                                    "seats": ["me", "bot:random", "bot:random", "bot:random"]})
     page = open_page(live_server.url + made["tokens"][0]["url"].lstrip("/"))
     state = wait_for_turn_or_end(page)
@@ -167,7 +167,7 @@ def route_table_socket(page, on_server_message=None, on_page_message=None):
 
 def test_a_gap_in_versions_is_resynced(open_page, live_server, page_errors):
     made = live_server.api("POST", "api/tables", {"variant": "classic", "name": "Ira", "start": True,
-                                                   "listed": False, "options": {"flush": "none"},
+                                                   "listed": False, "options": NO_SPECIAL_HANDS,
                                                    "seats": ["me", "bot:random", "bot:random", "bot:random"]})
     dropped: list[int] = []
 

@@ -31,16 +31,22 @@ def drive_bots(table: Table, *, until_tricks: int | None = None) -> None:
         table.act(table.choose(seat), seat)
 
 
-def line_of(panel: str, name: str) -> str:
-    return next(line for line in panel.splitlines() if name in line)
-
-
-def test_c15_the_trick_just_taken_stays_on_the_seats_lines_with_its_winner() -> None:
+def after_first_trick() -> Table:
+    """The tutorial table once its first trick is taken (the dealer trumps the player's K♥)."""
     table = tutorial_table()
     table.act(table.game.deal.read_action("stand 6C 7C"), 0)
     drive_bots(table)
     table.act(table.game.deal.read_action("KH"), 0)
     drive_bots(table, until_tricks=1)
+    return table
+
+
+def line_of(panel: str, name: str) -> str:
+    return next(line for line in panel.splitlines() if name in line)
+
+
+def test_c15_the_trick_just_taken_stays_on_the_seats_lines_with_its_winner() -> None:
+    table = after_first_trick()
     view = table.view()
     assert not view.deal.trick and len(view.deal.tricks) == 1
     names = [render.seat_name(table.names, s, 0, "en") for s in range(4)]
@@ -84,11 +90,7 @@ def test_bots_pause_before_leading_after_a_trick(tmp_path: Path) -> None:
 
 def test_last_trick_panel_names_the_players_not_their_numbers() -> None:
     """The narrow panel reads "2 Mitya 8♥", its winner marked, in both languages (issue 10)."""
-    table = tutorial_table()
-    table.act(table.game.deal.read_action("stand 6C 7C"), 0)
-    drive_bots(table)
-    table.act(table.game.deal.read_action("KH"), 0)
-    drive_bots(table, until_tricks=1)
+    table = after_first_trick()
     view = table.view()
     trick = view.deal.tricks[-1]
     for lang in ("en", "ru"):

@@ -113,3 +113,58 @@ def test_both_builds_give_identical_deals_records_and_bot_choices():
     pure = _run(PLAY, pure=True)
     assert pure.startswith("pure ")
     assert pure.split(" ", 1)[1] == compiled.split(" ", 1)[1]
+
+
+def test_deals_and_games_are_told_apart_whichever_is_asked_first():
+    """isinstance against the two base classes answers right in any order (a compiled
+    subclass of abc.ABC once shared ABC's cache: one False answer made the other False)."""
+    from mushka import make_rules, new_deal, new_game
+    from mushka.engine import Deal
+    from mushka.match import Game
+
+    for variant in ("classic", "kopilka"):
+        rules = make_rules(variant, 4)
+        game, deal = new_game(rules, rng=1), new_deal(rules, 0, rng=1)
+        assert not isinstance(game, Deal)
+        assert isinstance(game, Game)
+        assert not isinstance(deal, Game)
+        assert isinstance(deal, Deal)
+        assert isinstance(game, (Deal, Game)) and isinstance(deal, (Game, Deal))
+        assert not isinstance(game.deal, Game) and isinstance(game.deal, Deal)
+
+
+def test_views_events_actions_and_records_survive_pickling():
+    """The server hands views to bot workers in other processes: every frozen value of
+    the core pickles and comes back equal (a compiled frozen dataclass once could not be
+    unpickled: mypyc's own state setter tripped its frozen fields)."""
+    import pickle
+    import random
+
+    from mushka import make_rules, new_game
+    from mushka.engine import Action, unstack_deck
+    from mushka.records import Record, record_of_game
+    from mushka.rules.variants import VARIANTS
+
+    values: list[object] = [Action.pass_(), Action.draw(), *VARIANTS.values()]
+    for variant in ("classic", "mistigri", "kopilka"):
+        rules = make_rules(variant, 4)
+        game, rng = new_game(rules, rng=3), random.Random(3)
+        for _ in range(60):
+            if game.is_over:
+                break
+            values += [game.view(len(values) % 4), game.view(None), game.deal.view(None)]
+            action = rng.choice(list(game.legal_actions()))
+            values.append(action)
+            game.apply(action)
+        values += game.deal.events(omniscient=True) + game.deal.events(1)
+        values.append(unstack_deck(rules, game.deal.deck, game.deal.dealer))
+        record = record_of_game(game)
+        values += [record, *record.deals, Record.loads(record.dumps())]
+        if game.deal.result is not None:
+            values.append(game.deal.result)
+    kinds = set()
+    for value in values:
+        back = pickle.loads(pickle.dumps(value))
+        assert back == value and type(back) is type(value), value
+        kinds.add(type(value).__name__)
+    assert {"Action", "GameView", "DealView", "Record", "DealRecord", "Played", "Dealt", "Stack"} <= kinds

@@ -49,14 +49,16 @@ class OracleBot:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
                  epsilon: float = 0.05, tau: float = 0.0, talon: int = 1,
-                 peek: Callable[[], Deal] | None = None) -> None:
+                 peek: Callable[[], Deal] | None = None, chase: int = 0) -> None:
         """Budget as for the search bot; ``peek`` returns the true current deal.
 
         ``talon=1`` (the default) sees the order of the talon too, every card;
         ``talon=0`` sees every hand and discard but treats the cards still in
-        the talon as unknown, shuffling them afresh in each playout.
+        the talon as unknown, shuffling them afresh in each playout.  ``chase``
+        as for the search bot (1: the exchanges chasing a special hand among
+        the declaration's candidates).
         """
-        self._search = _OracleSearch(iterations=iterations, seconds=seconds, epsilon=epsilon, tau=tau)
+        self._search = _OracleSearch(iterations=iterations, seconds=seconds, epsilon=epsilon, tau=tau, chase=chase)
         self.talon = bool(check_number("oracle", "talon", talon, 0, 1))
         self._peek = peek
         self.times: list[float] = []
@@ -66,6 +68,11 @@ class OracleBot:
         """Show the oracle the true deal: ``peek()`` must return the deal being played."""
         self._peek = peek
         return self
+
+    @property
+    def last(self) -> list[tuple[Action, float]]:
+        """The last decision's candidates with their mean values on the true deal (for benchmarks)."""
+        return self._search.last
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
         """The best candidate found by playouts of the true deal."""

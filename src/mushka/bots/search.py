@@ -61,7 +61,7 @@ class SearchBot:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
                  epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
-                 chase: int = 0, declare: float = 1.0, weigh: int = 0) -> None:
+                 chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0) -> None:
         """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
@@ -78,7 +78,11 @@ class SearchBot:
         declarations, 2: and their plays) weighs each world by the likelihood
         of the others' public actions (:class:`~mushka.bots.belief.BeliefModel`,
         importance weights on uniform worlds, classic and mistigri) instead of
-        rejecting worlds as ``believe`` does.
+        rejecting worlds as ``believe`` does.  ``race`` (0: off) drops a
+        candidate once it trails the leader by more than that many standard
+        errors of their paired differences (from the 20th world on, checked
+        every 10), so that the playouts left go to the candidates still in
+        contention; the rules of thumb's choice is never dropped.
         """
         name = type(self).name
         self.iterations = int(check_number(name, "iterations", iterations, 0))
@@ -92,10 +96,13 @@ class SearchBot:
         self.chase = int(check_number(name, "chase", chase, 0, 1))
         self.declare = check_number(name, "declare", declare, 1, 20)
         self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
+        self.race = check_number(name, "race", race, 0, 10)
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
         """Worlds searched for each such decision."""
+        self.last: list[tuple[Action, float]] = []
+        """The last searched decision's candidates still in contention, with their mean values (for benchmarks)."""
         self._fallback = HeuristicBot()
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
@@ -145,8 +152,12 @@ class SearchBot:
         diff_sq = [0.0] * k
         worlds = 0
         w_sum = w_sq = 0.0
+        active = list(range(k))
+        # With racing, every world's values and weight, for the paired tests between candidates.
+        rows: list[tuple[float, list[float]]] = []
+        spent = 0
         while True:
-            if iterations and worlds * k >= iterations and worlds:
+            if iterations and spent >= iterations and worlds:
                 break
             if self.seconds and worlds and time.perf_counter() - start >= self.seconds:
                 break
@@ -155,29 +166,36 @@ class SearchBot:
                 break
             w = 1.0 if weight is None else weight()
             seed = rng.getrandbits(32)
-            values = []
-            for a in cands:
+            values = [0.0] * k
+            for i in active:
                 # The same numbers for every candidate: chance still to come (K7 picks) and the playout's.
                 x = world.copy(random.Random(seed))
-                score = playout.run(x, a, random.Random(seed + 1), root, me)
+                score = playout.run(x, cands[i], random.Random(seed + 1), root, me)
                 if score is None:
                     result = x.result
                     assert result is not None
-                    values.append(outlook.utility(result))
+                    values[i] = outlook.utility(result)
                 else:
-                    values.append(outlook.utility_of(score))
+                    values[i] = outlook.utility_of(score)
+            spent += len(active)
             base = values[0]
-            for i, u in enumerate(values):
+            for i in active:
+                u = values[i]
                 totals[i] += w * u
                 diff_sum[i] += w * (u - base)
                 diff_sq[i] += w * (u - base) ** 2
             worlds += 1
             w_sum += w
             w_sq += w * w
+            if self.race and len(active) > 2:
+                rows.append((w, values))
+                if worlds >= 20 and worlds % 10 == 0:
+                    active = _race(active, totals, rows, w_sum, w_sq, self.race)
         self.worlds.append(worlds)
         if not worlds:
             return cands[0]
-        best = max(range(k), key=lambda i: (totals[i], -i))
+        self.last = [(cands[i], totals[i] / w_sum if w_sum else 0.0) for i in active]
+        best = max(active, key=lambda i: (totals[i], -i))
         ess = w_sum * w_sum / w_sq if w_sq else 0.0  # the effective number of worlds
         if best and self.margin and ess > 1:
             # Leave the rules of thumb only for a gain clear of the sampling noise.
@@ -188,6 +206,34 @@ class SearchBot:
         elif best and self.margin and weight is not None:
             best = 0  # one effectively weighed world is no evidence against the rules of thumb
         return cands[best]
+
+
+def _race(active: list[int], totals: list[float], rows: list[tuple[float, list[float]]], w_sum: float,
+          w_sq: float, z: float) -> list[int]:
+    """The candidates of ``active`` not trailing the leader by more than ``z`` standard errors (paired).
+
+    Candidate 0, the rules of thumb's choice, always stays: the final choice
+    is measured against it.
+    """
+    ess = w_sum * w_sum / w_sq if w_sq else 0.0
+    if ess <= 2:
+        return active
+    lead = max(active, key=lambda i: (totals[i], -i))
+    keep = []
+    for i in active:
+        if i in (0, lead):
+            keep.append(i)
+            continue
+        s1 = s2 = 0.0
+        for w, values in rows:
+            d = values[lead] - values[i]
+            s1 += w * d
+            s2 += w * d * d
+        mean = s1 / w_sum
+        var = max(0.0, s2 / w_sum - mean * mean) * ess / (ess - 1)
+        if mean <= z * math.sqrt(var / ess):
+            keep.append(i)
+    return keep
 
 
 def candidates(view: GameView, preferred: Action, *, chase: bool = False) -> list[Action]:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import Any, Final
 
+from mushka._pickle import reduce_fields
 from mushka.cards import CARDS, Card, cards_of, parse_card
 from mushka.errors import ParseError
 
@@ -195,6 +196,10 @@ class Action:
                 raise
             # A bad card code breaks the notation (N2); a bad verb or word count, ``rule``.
             raise ParseError("bad_action", rule=exc.rule or rule, text=text) from None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 def _card(card: Card | str) -> Card:

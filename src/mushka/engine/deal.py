@@ -19,7 +19,7 @@ picks the right one from the rules.
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -51,7 +51,11 @@ def check_dealer(rules: Rules, dealer: object) -> None:
                           players=rules.players)
 
 
-class Deal(ABC):
+# Not an ABC: a mypyc-compiled subclass of abc.ABC shares ABC's own instance-check
+# cache (`_abc_impl`) with every other compiled ABC, so after `isinstance(partie, Deal)`
+# was False once, `isinstance(partie, Game)` was False too.  The abstract methods stay
+# marked for mypy; only the concrete subclasses are ever made.
+class Deal:
     """One deal of any variant.  See the module docstring."""
 
     __slots__ = (

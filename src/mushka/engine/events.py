@@ -11,7 +11,9 @@ terminal all show events only through :meth:`Event.seen_by`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
+from mushka._pickle import reduce_fields
 from mushka.cards import Card, Suit, format_cards
 from mushka.engine.types import DealResult
 from mushka.engine.wording import SEAT_FIELDS, Names, count_cards, per_seat, seat_name, seat_params, sentence
@@ -98,6 +100,10 @@ class Event:
     def name(self) -> str:
         """The event's type name (used on the wire)."""
         return type(self).__name__
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from mushka._pickle import reduce_fields
 from mushka.cards import CARDS, Card, parse_card, parse_cards
 from mushka.errors import ChanceError, ParseError
 from mushka.i18n import add_texts, tr
@@ -44,6 +46,10 @@ class Stack:
     """C5: the turned-up trump card (``None`` in kopilka, K5)."""
     talon: tuple[Card, ...]
     """The talon, top first."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 def stack_deck(

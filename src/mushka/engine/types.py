@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
+from mushka._pickle import reduce_fields
 from mushka.cards import Card
 from mushka.engine.wording import Names, per_seat, seat_params
 from mushka.i18n import add_texts, tr
@@ -51,6 +53,10 @@ class TrickRecord:
     suit: int
     privileged: bool
     value: int = 0
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +138,10 @@ class DealResult:
                 lone=self.lone, privileged_holder=self.privileged_holder,
             )
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 add_texts({

@@ -10,7 +10,9 @@ holds a card of another seat that the rules keep hidden (§4 of RULES).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
+from mushka._pickle import reduce_fields
 from mushka.cards import Card, Suit
 from mushka.engine.actions import Action
 from mushka.engine.events import Event
@@ -152,6 +154,10 @@ class DealView:
                 pot=self.pot, balances=list(self.balances), takebacks=self.takebacks,
             )
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 def event_cards(event: Event) -> list[Card]:

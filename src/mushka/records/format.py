@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar
 
+from mushka._pickle import reduce_fields
 from mushka.cards import Card, parse_cards
 from mushka.engine import Action, Deal, new_deal, unstack_deck
 from mushka.errors import MushkaError, RecordError
@@ -59,6 +60,10 @@ class DealRecord:
         if self.state:
             out["state"] = dict(self.state)
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,10 @@ class Record:
             deals=deals, level=level, first_dealer=first_dealer, seats=tuple(seats),
             result=result, meta=meta,
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
+        return reduce_fields(self)
 
 
 def _option_text(value: str | int | bool) -> str:
