@@ -8,12 +8,14 @@ worlds putting it in each other seat's hand is a predicted probability; the
 real deal says where it is.  Reported:
 
 * success: states where every resample came back (``resample_failed`` counts);
-* calibration: predictions binned by tenths, mean predicted beside the
-  frequency observed in the real deals (a sampler that were the exact
+* calibration: predictions binned by tenths (binned by one half of the
+  worlds, predicted by the other, so that sampling noise does not pass for
+  miscalibration), mean predicted beside the frequency observed in the real deals (a sampler that were the exact
   posterior of random play would match up to noise; the resampler spreads
   hidden cards uniformly under the view's constraints and ignores how likely
   the random players' choices were in each world, so some gap is expected);
-* Brier score of the resampler against the uniform guess (each hidden card in
+* Brier score of the resampler (its estimate's sampling variance taken off)
+  against the uniform guess (each hidden card in
   a seat's hand with probability hand size / hidden cards);
 * an exact small case: at the eldest's first decision in classic 4p the seat
   knows its five cards and the turned-up card, so each of the 30 others is in
@@ -21,7 +23,7 @@ real deal says where it is.  Reported:
   special hands, which changes it by well under 0.1 %); the resampler's
   marginals are compared with that by a chi-square statistic.
 
-    python bench/resample_calibration.py --states 150 --samples 20 [--json]
+    python bench/resample_calibration.py --states 150 --samples 40 [--json]
 """
 
 from __future__ import annotations
@@ -76,17 +78,19 @@ def calibration(variant: str, players: int, options: dict[str, object], states: 
                 played |= c.bit
         for _, c in real.current_trick:
             played |= c.bit
-        counts = [[0] * players for _ in range(52)]
+        # Two halves: one bins a prediction, the other gives it (binning by the very
+        # estimate that is reported would show noise as miscalibration).
+        counts = [[[0] * players for _ in range(52)] for _ in range(2)]
         rng = random.Random(seed)
         try:
             start = time.perf_counter()
-            for _ in range(samples):
+            for k in range(samples):
                 world = resample_deal(real, seat, rng)
                 for j in range(players):
                     hand = world.hands[j]
                     while hand:
                         low = hand & -hand
-                        counts[low.bit_length() - 1][j] += 1
+                        counts[k % 2][low.bit_length() - 1][j] += 1
                         hand ^= low
             spent += time.perf_counter() - start
         except MushkaError:
@@ -98,14 +102,18 @@ def calibration(variant: str, players: int, options: dict[str, object], states: 
             if j == seat:
                 continue
             size = real.hands[j].bit_count()
+            half = samples // 2
             for c in hidden:
-                p = counts[c][j] / samples
+                p_bin = counts[0][c][j] / half
+                p = counts[1][c][j] / half
                 truth = 1.0 if real.hands[j] >> c & 1 else 0.0
-                b = min(9, int(p * 10))
+                b = min(9, int(p_bin * 10))
                 bins[b][0] += p
                 bins[b][1] += truth
                 bins[b][2] += 1
-                brier += (p - truth) ** 2
+                # Brier score of the sampler's probability, the estimate's own variance taken off.
+                both = (counts[0][c][j] + counts[1][c][j]) / (2 * half)
+                brier += (both - truth) ** 2 - both * (1 - both) / (2 * half - 1)
                 brier_uniform += (size / len(hidden) - truth) ** 2
                 points += 1
     return {
@@ -154,7 +162,7 @@ def first_decision_exact(deals: int, samples: int) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=150)
-    parser.add_argument("--samples", type=int, default=20)
+    parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with open("/proc/loadavg") as f:

@@ -101,9 +101,9 @@ class Encoder:
     without a copy, ``numpy.frombuffer``): copy it to keep it.
     """
 
-    __slots__ = ("_dealer_done", "_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_nevents", "_ntricks",
-                 "_ntricks_history", "_played", "_pos", "_seen", "_shown", "_taken_back", "_tstate", "_version",
-                 "buffer", "layout", "rules", "seat")
+    __slots__ = ("_dealer_done", "_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_nevents",
+                 "_ntricks", "_ntricks_history", "_played", "_pos", "_seen", "_shown", "_table", "_taken_back",
+                 "_tstate", "_version", "_won_at", "buffer", "layout", "rules", "seat")
 
     rules: Rules
     seat: int
@@ -126,6 +126,8 @@ class Encoder:
     _taken_back: list[int]
     _nevents: int
     _dealer_done: bool
+    _table: list[int]
+    _won_at: int
 
     def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
         """An encoder for ``seat``; ``history`` gives the information-state tensor."""
@@ -161,6 +163,8 @@ class Encoder:
         self._taken_back = [0] * self._n
         self._nevents = 0
         self._dealer_done = False
+        self._table = [0] * self._n
+        self._won_at = -1
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
@@ -181,6 +185,8 @@ class Encoder:
         other._taken_back = self._taken_back[:]
         other._nevents = self._nevents
         other._dealer_done = self._dealer_done
+        other._table = self._table[:]
+        other._won_at = self._won_at
         return other
 
     # --- writing helpers -----------------------------------------------------
@@ -237,7 +243,8 @@ class Encoder:
         d = self.rules.deck_size
         self._mask("hand", deal.hands[seat])
         self._one_hot("phase", int(deal.phase) + 1)
-        self._one_hot("to_act", self._rel(deal.to_act))
+        to_act = deal.to_act
+        self._one_hot("to_act", -1 if to_act < 0 else (to_act - seat) % self._n)
         if not self._dealer_done:
             # The dealer is written once a deal (reset() starts a new one).
             self._one_hot("dealer", self._rel(deal.dealer))
@@ -263,8 +270,11 @@ class Encoder:
             for p in trick:
                 played |= 1 << (p & 63)
                 on_table[((p >> 6) - seat) % n] = 1 << (p & 63)
+            before = self._table
             for k in range(n):
-                self._mask("trick", on_table[k], k * d)
+                if on_table[k] != before[k]:  # only the seats whose card changed
+                    self._mask("trick", on_table[k], k * d)
+            self._table = on_table
             self._mask("played", played)
         if self._history and self._seen == 0:
             self._mask("own_dealt", _dealt_hand(deal, seat))
@@ -305,8 +315,9 @@ class Encoder:
             self._shown = shown
         if not changed:
             return
-        if len(deal._tricks) != self._ntricks or not deal._tricks:
-            # A trick was taken since the last step (or none yet: the zeros are written).
+        if len(deal._tricks) != self._won_at:
+            # A trick was taken since the last step (or it is the first step: zero tricks each).
+            self._won_at = len(deal._tricks)
             for s in range(n):
                 self._one_hot("tricks_won", deal._won[s], 6 * ((s - self.seat) % n))
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
