@@ -53,6 +53,8 @@ COMPILED = (
     "mushka/engine/utility.py",
     "mushka/engine/views.py",
     "mushka/records/format.py",
+    "mushka/bots/policy.py",
+    "mushka/bots/playout.py",
 )
 GROUP = "mushka_core"  # the shared library: mushka_core__mypyc
 STAMP = "mushka/_build_stamp.json"

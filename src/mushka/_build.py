@@ -55,6 +55,8 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.utility",
     "mushka.engine.views",
     "mushka.records.format",
+    "mushka.bots.policy",
+    "mushka.bots.playout",
 )
 """The modules mypyc compiles (the same list as setup.py's)."""
 

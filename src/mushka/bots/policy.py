@@ -345,7 +345,7 @@ def kopilka_lead(t: Tables, legal: int, hand: int, unknown: int, values: tuple[i
     cards = bit_list(legal)
     priv_out = bool(unknown & t.priv_bit)
     best_top = -1
-    best_key = -1.0
+    best_key = -1
     for c in cards:
         if c == t.priv:
             continue
