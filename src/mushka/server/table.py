@@ -41,13 +41,13 @@ from mushka.records import FORMAT, Record, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
 from mushka.rules.texts import render_rules, section_title
+from mushka.server.bodies import RuleOut
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
     EventOut,
     Lang,
     Presence,
     RequestId,
-    RuleOut,
     State,
     TableChanged,
     TableInfo,

@@ -38,7 +38,7 @@ from typing import Any, Final, Literal, TypeVar
 from mushka.bots import make_bot
 from mushka.engine import Action
 from mushka.match import GameView
-from mushka.server.protocol import BotPool
+from mushka.server.bodies import BotPool
 
 log = logging.getLogger("mushka.server")
 
