@@ -37,7 +37,8 @@ from mushka.server.guards import SecurityHeaders, check_json_body, check_origin,
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
-from mushka.server.store import SqlStore, TableStore
+from mushka.server.sqlstore import SqlStore
+from mushka.server.store import TableStore
 from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
 from mushka.server.tutorial import CreateTutorial, start_tutorial
 from mushka.server.wire import JsonRefused, strict_loads
