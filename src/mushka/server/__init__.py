@@ -10,6 +10,7 @@ server owns no rules: it asks the engine.
 * :mod:`~mushka.server.table`: one table, run as an actor (one lock);
 * :mod:`~mushka.server.seating`: its seats, its connections and the seat tokens;
 * :mod:`~mushka.server.tablesave`: how a table stores itself, and its stall (P14);
+* :mod:`~mushka.server.tablelobby`: a waiting table's seats, its start and its rematch (P8);
 * :mod:`~mushka.server.views`: the views sent, and what changed in them;
 * :mod:`~mushka.server.wire`: events and sentences in their wire form;
 * :mod:`~mushka.server.lobby`: making, finding and listing tables;
