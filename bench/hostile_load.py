@@ -88,7 +88,8 @@ def fill(url: str, games: int) -> list[str]:
     from mushka.match import new_game
     from mushka.records import record_of_game
     from mushka.rules import Rules
-    from mushka.server.store import SeatSnapshot, SqlStore, TableSnapshot
+    from mushka.server.sqlstore import SqlStore
+    from mushka.server.store import SeatSnapshot, TableSnapshot
 
     rules = Rules.make("classic", 3)
     store = SqlStore(url)

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from e2ekit import act_once, felt, wait_for_turn_or_end
+from e2ekit import NO_SPECIAL_HANDS, act_once, felt, wait_for_turn_or_end
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -205,7 +205,7 @@ def test_speed_setting_remembered_and_reduced_motion_honoured(open_page, live_se
 def test_tab_title_says_your_turn_and_comes_back(open_page, live_server, page_errors):
     made = live_server.api("POST", "api/tables", {"variant": "classic", "players": 3, "name": "Anna",
                                                    "seats": ["me", "me", "bot:random"], "start": True,
-                                                   "listed": False})
+                                                   "listed": False, "options": NO_SPECIAL_HANDS})
     pages = [open_page(live_server.url + tok["url"].lstrip("/")) for tok in made["tokens"]]
     for page in pages:
         page.wait_for_selector("[data-testid=felt]")

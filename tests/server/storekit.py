@@ -13,7 +13,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from mushka.server.store import Base, Move, Save, SeatSnapshot, SqlStore, TableSnapshot, upgrade
+from mushka.server.sqlstore import Base, SqlStore, upgrade
+from mushka.server.store import Move, Save, SeatSnapshot, TableSnapshot
 
 
 def snapshot(table_id: str = "t1", **changes: object) -> TableSnapshot:

@@ -1,4 +1,4 @@
-"""docs/protocol.md and the models in mushka.server.protocol describe the same protocol."""
+"""docs/protocol.md and the models in mushka.server.protocol and .bodies describe the same protocol."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from mushka.server import protocol
+from mushka.server import bodies, protocol
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 FENCE = re.compile(r"^```json (\S+)\n(.*?)^```", re.S | re.M)
@@ -40,7 +40,7 @@ def test_every_example_validates(kind: str, text: str) -> None:
         assert message.type == data["type"]
     else:
         assert kind.startswith("http:")
-        model = getattr(protocol, kind.removeprefix("http:"))
+        model = getattr(bodies, kind.removeprefix("http:"))
         assert issubclass(model, BaseModel)
         parsed = model.model_validate(data)
         assert parsed.model_dump(exclude_unset=True).keys() == data.keys()

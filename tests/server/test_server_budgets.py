@@ -12,7 +12,7 @@ import pytest
 from serverkit import Player, create, running
 
 from mushka.server.app import lobby_of
-from mushka.server.protocol import CreateTable
+from mushka.server.bodies import CreateTable
 
 BOTS = {"variant": "classic", "players": 3, "seats": ["bot:random"] * 3, "start": True}
 

@@ -18,7 +18,8 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from mushka.server import create_app
-from mushka.server.store import Save, SqlStore
+from mushka.server.sqlstore import SqlStore
+from mushka.server.store import Save
 
 CALM = {"initial_record": 3, "remiz": 0}
 
@@ -263,7 +264,7 @@ def test_migration_0004_fills_the_names_of_games_already_over(tmp_path: Path) ->
     from alembic import command
     from sqlalchemy import create_engine
 
-    from mushka.server.store import alembic_config
+    from mushka.server.sqlstore import alembic_config
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     with running(tmp_path, database_url=url) as client:

@@ -14,8 +14,9 @@ from mushka.rules import make_rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.texts import render_rules
 from mushka.server import PROTOCOL_VERSION
+from mushka.server.bodies import CreateTableReply, Meta, Replay, RulesReply
 from mushka.server.lobby import strongest_level
-from mushka.server.protocol import CreateTableReply, Meta, Replay, RulesReply, TableInfo
+from mushka.server.protocol import TableInfo
 
 # No special hand ends these games at the deal (C22, MI13), so that they are surely still playing.
 CALM = {"flush": "none", "privileged_four": "none"}

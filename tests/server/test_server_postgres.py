@@ -36,7 +36,8 @@ from typer.testing import CliRunner
 from mushka.cli.main import app
 from mushka.match import Game
 from mushka.records import Record, replay
-from mushka.server.store import Move, Save, SqlStore, StorageError, engine_url, shown_url
+from mushka.server.sqlstore import SqlStore, StorageError, engine_url, shown_url
+from mushka.server.store import Move, Save
 from mushka.server.writer import Writer
 
 # One worker runs them all (with --dist loadgroup), so that one cluster serves the whole module.

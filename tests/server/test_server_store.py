@@ -16,7 +16,7 @@ from mushka.cards import Card, Suit
 from mushka.engine.events import TrickTaken
 from mushka.server.ratelimit import AddressLimiter, TokenBucket
 from mushka.server.seating import hash_token, new_token
-from mushka.server.store import SqlStore, alembic_config
+from mushka.server.sqlstore import SqlStore, alembic_config
 from mushka.server.wire import clean_name, event_out
 
 
@@ -89,7 +89,7 @@ def test_a_database_of_the_first_schema_is_upgraded_and_its_games_go_on(tmp_path
     from mushka.match import new_game
     from mushka.records import record_of_game
     from mushka.rules import make_rules
-    from mushka.server.store import make_engine
+    from mushka.server.sqlstore import make_engine
 
     url = f"sqlite:///{tmp_path / 'mushka-test.db'}"
     engine = make_engine(url)

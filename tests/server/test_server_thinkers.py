@@ -217,3 +217,29 @@ def _runs(pid: int) -> bool:
     except OSError:
         return False
     return state not in ("Z", "X")
+
+
+TERMINATED = """
+import asyncio, os, signal
+from mushka.server.thinkers import Thinkers
+
+async def main():
+    pool = Thinkers(1)
+    await pool.run(os.getpid)
+    pool.shutdown()
+
+if __name__ == "__main__":
+    asyncio.run(main())
+    # As uvicorn ends on SIGTERM: the default handler again, the signal raised, no exit handlers run.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.raise_signal(signal.SIGTERM)
+"""
+
+
+def test_a_server_ended_by_sigterm_leaves_no_semaphore_of_its_pool_behind(tmp_path: Path) -> None:
+    script = tmp_path / "terminated.py"
+    script.write_text(TERMINATED, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == -signal.SIGTERM
+    # The resource tracker (a process of its own) reports on exit what was never unlinked.
+    assert "leaked semaphore" not in done.stderr, done.stderr

@@ -15,7 +15,8 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from mushka.server import create_app
-from mushka.server.store import Move, Save, SqlStore
+from mushka.server.sqlstore import SqlStore
+from mushka.server.store import Move, Save
 from mushka.server.writer import WriteFailed, Writer
 
 CALM = {"flush": "none", "privileged_four": "none"}

@@ -106,7 +106,8 @@ def register(app: typer.Typer) -> None:
         from mushka.server.config import WEB_DIR
         from mushka.server.lobby import available_bots
         from mushka.server.serving import uvicorn_options
-        from mushka.server.store import SqliteSync, SqlStore, shown_url
+        from mushka.server.sqlstore import SqlStore, shown_url
+        from mushka.server.store import SqliteSync
         from mushka.server.thinkers import PoolKind
 
         lang_ = pick_lang(lang)

@@ -6,15 +6,18 @@ and receive their own seat's view and events (see ``docs/protocol.md`` and
 server owns no rules: it asks the engine.
 
 * :mod:`~mushka.server.protocol`: the typed, versioned messages;
+* :mod:`~mushka.server.bodies`: the HTTP API's bodies;
 * :mod:`~mushka.server.table`: one table, run as an actor (one lock);
 * :mod:`~mushka.server.seating`: its seats, its connections and the seat tokens;
 * :mod:`~mushka.server.tablesave`: how a table stores itself, and its stall (P14);
+* :mod:`~mushka.server.tablelobby`: a waiting table's seats, its start and its rematch (P8);
 * :mod:`~mushka.server.views`: the views sent, and what changed in them;
 * :mod:`~mushka.server.wire`: events and sentences in their wire form;
 * :mod:`~mushka.server.lobby`: making, finding and listing tables;
 * :mod:`~mushka.server.connection`: one WebSocket, checked and dispatched;
 * :mod:`~mushka.server.writer`: one task storing every change (group commit);
-* :mod:`~mushka.server.store`: storage (SQLAlchemy, Alembic migrations);
+* :mod:`~mushka.server.store`: what is stored, behind a small repository interface;
+* :mod:`~mushka.server.sqlstore`: storage in SQL (SQLAlchemy, Alembic migrations);
 * :mod:`~mushka.server.replays`: every position of a finished game;
 * :mod:`~mushka.server.thinkers`: the worker processes bots think in (and replays are built in);
 * :mod:`~mushka.server.app`: the Starlette application.

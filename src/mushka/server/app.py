@@ -30,21 +30,15 @@ from starlette.websockets import WebSocket
 
 from mushka import __version__
 from mushka.errors import MushkaError
+from mushka.server.bodies import CreateTable, ErrorBody, ErrorReply, Health, JoinTable, TableList
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
 from mushka.server.guards import SecurityHeaders, check_json_body, check_origin, client_address, public_origin
 from mushka.server.lobby import Lobby
-from mushka.server.protocol import (
-    CreateTable,
-    ErrorBody,
-    ErrorReply,
-    Health,
-    JoinTable,
-    Lang,
-    TableList,
-)
+from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
-from mushka.server.store import SqlStore, TableStore
+from mushka.server.sqlstore import SqlStore
+from mushka.server.store import TableStore
 from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
 from mushka.server.tutorial import CreateTutorial, start_tutorial
 from mushka.server.wire import JsonRefused, strict_loads

@@ -24,13 +24,10 @@ from mushka.errors import MushkaError, OptionsError
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
 from mushka.rules.variants import VARIANTS
-from mushka.server.config import ServerConfig
-from mushka.server.guards import AddressCounter
-from mushka.server.protocol import (
+from mushka.server.bodies import (
     CreateTable,
     CreateTableReply,
     JoinReply,
-    Lang,
     Limits,
     Meta,
     OptionInfo,
@@ -38,11 +35,12 @@ from mushka.server.protocol import (
     RecordList,
     RecordSummary,
     RulesReply,
-    SeatKind,
     SeatToken,
-    TableInfo,
     VariantInfo,
 )
+from mushka.server.config import ServerConfig
+from mushka.server.guards import AddressCounter
+from mushka.server.protocol import Lang, SeatKind, TableInfo
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
@@ -425,7 +423,7 @@ class Lobby:
 
     async def replay(self, table_id: str, lang: Lang) -> str:
         """P11: every position of a finished game, computed from its record (kept for a while),
-        as the JSON of a :class:`~mushka.server.protocol.Replay`."""
+        as the JSON of a :class:`~mushka.server.bodies.Replay`."""
         key = (table_id, lang)
         ready = self._replays.get(key)
         if ready is not None:

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from mushka.server.protocol import PlayerStats, RatingsReply
+from mushka.server.bodies import PlayerStats, RatingsReply
 from mushka.server.store import SeatSnapshot, TableSnapshot, TableStore
 
 log = logging.getLogger("mushka.server")

@@ -17,7 +17,8 @@ from typing import Any
 from mushka.engine import Deal, Event
 from mushka.match import DealStarted, Game, new_game
 from mushka.records import Record, replay
-from mushka.server.protocol import Lang, Replay, ReplayDeal, ReplayStep
+from mushka.server.bodies import Replay, ReplayDeal, ReplayStep
+from mushka.server.protocol import Lang
 from mushka.server.wire import describe, opening_events
 
 PRIVATE_KEYS = ("seat", "hand", "own_discards", "legal", "variant", "players", "privileged")

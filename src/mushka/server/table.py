@@ -41,22 +41,23 @@ from mushka.records import FORMAT, Record, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
 from mushka.rules.texts import render_rules, section_title
+from mushka.server.bodies import RuleOut
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import (
     EventOut,
     Lang,
     Presence,
     RequestId,
-    RuleOut,
     State,
     TableChanged,
     TableInfo,
     TableStatus,
     Welcome,
 )
-from mushka.server.seating import LANGS, Client, Scripted, Seat, TableMoved, hash_token, new_token, now, seat_kind
+from mushka.server.seating import LANGS, Client, Scripted, Seat, TableMoved, hash_token, now, seat_kind
 from mushka.server.store import TableSnapshot, TableStore
-from mushka.server.tablesave import TableStorage, deal_json
+from mushka.server.tablelobby import Build, TableSeats
+from mushka.server.tablesave import deal_json
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
@@ -87,11 +88,9 @@ class Services:
         return name
 
 
-Build = Callable[[int | None, Lang], str | None]
-"""Makes the message for one (seat, language); ``None``: nothing to send."""
 
 
-class Table(TableStorage):
+class Table(TableSeats):
     """One table; see the module docstring."""
 
     def __init__(
@@ -571,120 +570,6 @@ class Table(TableStorage):
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-
-    # --- the lobby ------------------------------------------------------------------------
-
-    async def join(self, name: str | None, index: int | None) -> tuple[int, str]:
-        """P8: take an open seat through the invitation; returns the seat and its new token."""
-        self._check_storage()
-        async with self.lock:
-            if self.evicted:
-                raise TableMoved
-            if self.status != "waiting":
-                raise ProtocolError("not_waiting", rule="P8")
-            if index is None:
-                seat = next((s for s in self.seats if s.kind == "open"), None)
-                if seat is None:
-                    raise ProtocolError("no_open_seat", rule="P8")
-            else:
-                seat = self._seat_at(index)
-                if seat.kind != "open":
-                    raise ProtocolError("seat_taken", rule="P8", seat=index)
-            token = new_token()
-            seat.kind, seat.name, seat.bot, seat.token_hash = "human", name, None, hash_token(token)
-            await self._changed(autostart=True)
-            return seat.index, token
-
-    async def set_seat(self, client: Client, index: int, bot: str | None) -> None:
-        """P8: the host puts a bot on an open seat, or opens a bot seat again."""
-        self._check_storage()
-        async with self.lock:
-            self._check_host(client)
-            seat = self._seat_at(index)
-            if seat.kind == "human":
-                raise ProtocolError("seat_taken", rule="P8", seat=index)
-            if bot is None:
-                seat.kind, seat.bot = "open", None
-            else:
-                seat.kind, seat.bot = "bot", self.services.check_bot(bot)
-            await self._changed(autostart=False)
-
-    async def start(self, client: Client, fill: str | None) -> None:
-        """P8: the host starts the game; open seats get the bot ``fill``."""
-        self._check_storage()
-        async with self.lock:
-            self._check_host(client)
-            if fill is not None:
-                self.services.check_bot(fill)
-            await self._start(fill)
-
-    async def leave(self, client: Client) -> None:
-        """P8: a player gives up his seat while the table waits and watches from then on."""
-        self._check_storage()
-        async with self.lock:
-            if client.seat is None:
-                raise ProtocolError("spectator", rule="P5")
-            if self.status != "waiting":
-                raise ProtocolError("not_waiting", rule="P8")
-            if client.seat == self.host:
-                raise ProtocolError("host_leaves", rule="P8")
-            seat = self.seats[client.seat]
-            seat.kind, seat.name, seat.token_hash, seat.connections = "open", None, None, 0
-            # Every connection of that seat becomes a spectator (the token is dead).
-            for other in list(self.clients):
-                if other.seat == seat.index:
-                    other.seat = None
-                    other.send(Welcome(server=__version__, table=self.id, seat=None,
-                                       lang=other.lang).model_dump_json())
-            await self._changed(autostart=False)
-
-    def _check_host(self, client: Client) -> None:
-        if self.host is None or client.seat != self.host:
-            raise ProtocolError("not_host", rule="P8", host="—" if self.host is None else self.host)
-        if self.status != "waiting":
-            raise ProtocolError("not_waiting", rule="P8")
-
-    def _seat_at(self, index: int) -> Seat:
-        if not 0 <= index < len(self.seats):
-            raise ProtocolError("bad_seat", rule="P8", seat=index, players=len(self.seats))
-        return self.seats[index]
-
-    async def _changed(self, *, autostart: bool) -> None:
-        """The seats changed (the lock is held): store, tell everybody, maybe start."""
-        self._names = None
-        if autostart and self.autostart and all(s.kind != "open" for s in self.seats):
-            await self._start(None)
-            return
-        self.version += 1
-        await self._store(self._table_save(seats=True))
-        self._broadcast(self._table_message())
-        self.announced = self.version
-        self._presence()
-
-    def rematch_seats(self, client: Client) -> list[Seat]:
-        """The seats of a rematch asked for by ``client``: the same people (same tokens) and bots."""
-        if client.seat is None:
-            raise ProtocolError("spectator", rule="P5")
-        if self.status != "over":
-            raise ProtocolError("not_over_yet", rule="P8")
-        return [Seat(s.index, s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash) for s in self.seats]
-
-    async def announce_next(self, table_id: str) -> None:
-        """Tell everybody at this table where the rematch is."""
-        async with self.lock:
-            if self.next is not None:
-                return
-            self.next = table_id
-            self.version += 1
-            await self._store(self._table_save(seats=False))
-            self._broadcast(self._table_message())
-            self.announced = self.version
-
-    async def start_now(self) -> None:
-        """Start at once, open seats getting the default bot (a table created with ``start``)."""
-        async with self.lock:
-            if self.status == "waiting":
-                await self._start(None)
 
     async def _start(self, fill: str | None) -> None:
         """Deal the first deal (the lock is held): open seats get bots, the game begins."""

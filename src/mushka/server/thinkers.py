@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -38,7 +39,7 @@ from typing import Any, Final, Literal, TypeVar
 from mushka.bots import make_bot
 from mushka.engine import Action
 from mushka.match import GameView
-from mushka.server.protocol import BotPool
+from mushka.server.bodies import BotPool
 
 log = logging.getLogger("mushka.server")
 
@@ -138,15 +139,15 @@ def _worker_start(nice: int, owner: int) -> None:
     threading.Thread(target=_watch, args=(owner,), name="mushka-owner-watch", daemon=True).start()
 
 
-def _stop(pool: Executor) -> None:
+def _stop(pool: Executor, *, wait: bool = False) -> None:
     """Shut ``pool`` down at once, its workers killed (a job that runs too long cannot be
-    stopped alone)."""
+    stopped alone); ``wait`` joins its threads and processes too."""
     if isinstance(pool, ProcessPoolExecutor):
         processes = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             with contextlib.suppress(Exception):
                 process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class Thinkers:
@@ -311,11 +312,20 @@ class Thinkers:
                        restarts=self.restarts, fallbacks=self.fallbacks)
 
     def shutdown(self) -> None:
-        """Stop the workers (a job in progress is dropped)."""
+        """Stop the workers (a job in progress is dropped) and free the pool's queues.
+
+        The workers are killed, then joined: the tables are closed by then, and a search
+        running out its time budget must not hold the server's exit.  Joining and dropping
+        the pool lets multiprocessing remove its queues' named semaphores now; the process
+        may end by a re-raised SIGTERM (uvicorn does so), which runs no exit handlers, and
+        the semaphores would be left for the resource tracker to report as leaked.
+        """
         self._closed = True
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _stop(pool, wait=True)
+            del pool
+            gc.collect()
 
 
 __all__ = ["FALLBACK", "TRIES", "BotJob", "PoolKind", "Thinkers", "Thought", "WorkerLost", "think"]

@@ -30,8 +30,9 @@ from pydantic import Field
 from mushka.engine import Action, stack_deck
 from mushka.match import GameView
 from mushka.rules import Rules
+from mushka.server.bodies import CreateTable, CreateTableReply
 from mushka.server.lobby import Lobby
-from mushka.server.protocol import MAX_NAME, CreateTable, CreateTableReply, Lang, Message
+from mushka.server.protocol import MAX_NAME, Lang, Message
 
 PLAYERS = 4
 DEALER = 3

@@ -1,1 +1,1 @@
-"""Alembic migrations of the server's database (run at startup by ``mushka.server.store.upgrade``)."""
+"""Alembic migrations of the server's database (run at startup by ``mushka.server.sqlstore.upgrade``)."""

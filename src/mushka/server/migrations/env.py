@@ -12,7 +12,7 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 
-from mushka.server.store import Base
+from mushka.server.sqlstore import Base
 
 config = context.config
 url = config.get_main_option("sqlalchemy.url") or "sqlite:///mushka.db"
