@@ -106,9 +106,9 @@ export const feltMethods = {
         // A rule, not a card on the table: text, so that it is never taken for somebody's card.
         h("strong", { class: `suit-${deal.privileged.slice(-1)}`, title: cardName(deal.privileged),
           text: short(deal.privileged) }),
-        h("span", { class: "rule-id", text: ` ${privRule}` })),
+        " ", this.ruleRef(privRule)),
       h("span", { class: "fact", dataset: { testid: "rank-order" } }, t("rank_order", { ranks: `${ranks} …` }),
-        h("span", { class: "rule-id", text: ` ${orderRule}` })));
+        " ", this.ruleRef(orderRule)));
   },
 
   /**

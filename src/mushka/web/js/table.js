@@ -15,6 +15,7 @@ import { short } from "./cards.js";
 import { TableConnection } from "./conn.js";
 import { byId, h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
+import { partWords } from "./explain.js";
 import { moveModel } from "./moves.js";
 import { seatLabel } from "./seats.js";
 import { forgetToken, prefs, savedName, saveName, saveToken, setPref, tokenFor } from "./store.js";
@@ -337,6 +338,22 @@ export class TablePage {
   /** Seat `s` as the player reads it (his own seat is "you"). */
   seatLabelOf(s) {
     return seatLabel(this.table, s, this.seat);
+  }
+
+  /** A rule's id beside the words it explains; a click opens the rule in the rules panel. */
+  ruleRef(id) {
+    return h("button", { type: "button", class: "rule-id rule-ref", title: t("see_rule", { rule: id }),
+      dataset: { ruleRef: id }, onclick: () => this.openRule(id), text: id });
+  }
+
+  /** Reasons as words, each with its rule's id to click: "+5 remiz: no trick (C18); …". */
+  reasons(parts) {
+    const out = [];
+    parts.forEach((part, i) => {
+      if (i) out.push("; ");
+      out.push(`${partWords(part)} (`, this.ruleRef(part.rule), ")");
+    });
+    return out;
   }
 
   /** Open rule `id` in the rules panel, scrolled to it. */
