@@ -15,6 +15,12 @@ the same CPU time each:
 * ``openspiel+observer``: the observation written by OpenSpiel's Python
   observer (``open_spiel.python.observation.make_observation``), the way
   Python algorithms read it without a copy through C++;
+* ``openspiel_null``: the floor of the OpenSpiel rows: the same driver over a
+  Python ``pyspiel.State`` whose methods do nothing, for as many chance steps and
+  decisions per deal as ``mushka_classic`` takes (counted in the run).  Every
+  ``apply_action`` of a Python game crosses into C++ and back twice (OpenSpiel
+  asks the state for its current player, then applies), so this is the least
+  any Python game can cost here;
 * ``oh_hell`` and ``oh_hell+info``: OpenSpiel's C++
   ``oh_hell(players=4,num_suits=4,num_cards_per_suit=8,num_tricks_fixed=5)``
   driven from Python by the same loops (oh_hell has no observation tensor,
@@ -107,6 +113,89 @@ def spiel_driver(game_name: str, observe: str = "") -> Callable[[random.Random],
     return run
 
 
+def step_counts(deals: int = 300) -> tuple[int, int]:
+    """Average chance steps and decisions of a random ``mushka_classic`` deal (rounded)."""
+    import pyspiel
+
+    import mushka.research.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("mushka_classic(players=4)")
+    rng = random.Random(2)
+    chance = decisions = 0
+    for _ in range(deals):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                chance += 1
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                decisions += 1
+                actions = state.legal_actions()
+                state.apply_action(actions[rng.randrange(len(actions))])
+    return round(chance / deals), round(decisions / deals)
+
+
+def null_spiel_driver(chance: int, decisions: int) -> Callable[[random.Random], None]:
+    """The ``openspiel`` driver over a do-nothing Python OpenSpiel state (the floor)."""
+    import pyspiel
+
+    import mushka.research.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("mushka_classic(players=4)")
+    chance_id = int(pyspiel.PlayerId.CHANCE)
+    terminal_id = int(pyspiel.PlayerId.TERMINAL)
+    outcomes_ = [(0, 1.0)]
+    ids_ = [0]
+
+    class NullState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__(game)
+            self.chance = chance
+            self.left = chance + decisions
+            self.player = chance_id if chance else 0
+
+        def current_player(self) -> int:
+            return self.player
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return ids_
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return ids_
+
+        def is_chance_node(self) -> bool:
+            return self.player == chance_id
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return outcomes_
+
+        def _apply_action(self, action: int) -> None:
+            self.left -= 1
+            if self.chance:
+                self.chance -= 1
+            self.player = chance_id if self.chance else terminal_id if self.left <= 0 else 0
+
+        def is_terminal(self) -> bool:
+            return self.player == terminal_id
+
+        def returns(self) -> list[float]:
+            return [0.0] * 4
+
+    def run(rng: random.Random) -> None:
+        state = NullState()
+        random_ = rng.random
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(random_() * len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[int(random_() * len(actions))])
+
+    return run
+
+
 def pettingzoo_driver() -> Callable[[random.Random], None]:
     from mushka.research.pettingzoo_env import env as make_env
 
@@ -139,6 +228,7 @@ def main() -> None:
         from mushka.research.pettingzoo_env import env as make_env
 
         performance_benchmark(make_env("classic", 4))
+    chance, decisions = step_counts()
     drivers = {
         "raw": raw,
         "checked": checked,
@@ -147,6 +237,7 @@ def main() -> None:
         "openspiel+info": spiel_driver("mushka_classic(players=4)", "info"),
         "openspiel+observer": spiel_driver("mushka_classic(players=4)", "observer"),
         "pettingzoo": pettingzoo_driver(),
+        "openspiel_null": null_spiel_driver(chance, decisions),
         "oh_hell": spiel_driver(OH_HELL),
         "oh_hell+info": spiel_driver(OH_HELL, "info"),
     }
@@ -163,6 +254,8 @@ def main() -> None:
         "observation_on_top": round(med["openspiel"] / med["openspiel+obs"], 2),
         "pettingzoo_vs_raw": round(med["raw"] / med["pettingzoo"], 2),
         "oh_hell_vs_openspiel": round(med["oh_hell"] / med["openspiel"], 2),
+        "floor_vs_checked": round(med["checked"] / med["openspiel_null"], 2),
+        "steps_per_deal": {"chance": chance, "decisions": decisions},
         "info_state_on_top": round(med["openspiel"] / med["openspiel+info"], 2),
         "python_observer_on_top": round(med["openspiel"] / med["openspiel+observer"], 2),
         "load_average": load,
@@ -174,13 +267,15 @@ def main() -> None:
         return
     print(f"{'driver':<16}{'deals/s':>10}   beside it: OpenSpiel oh_hell (C++) from Python")
     beside = {"openspiel": "oh_hell", "openspiel+obs": "oh_hell+info", "openspiel+info": "oh_hell+info",
-              "raw": "oh_hell", "checked": "oh_hell", "pettingzoo": "oh_hell+info"}
+              "raw": "oh_hell", "checked": "oh_hell", "pettingzoo": "oh_hell+info", "openspiel_null": "oh_hell"}
     beside["openspiel+observer"] = "oh_hell+info"
     for name in ("raw", "checked", "openspiel", "openspiel+obs", "openspiel+info", "openspiel+observer",
-                 "pettingzoo"):
+                 "pettingzoo", "openspiel_null"):
         other = beside[name]
         print(f"{name:<16}{med[name]:>10,.0f}   {other}: {med[other]:,.0f}")
-    print(f"OpenSpiel adapter: {result['openspiel_vs_checked']}x slower than the checked path (goal <= 2)")
+    print(f"OpenSpiel adapter: {result['openspiel_vs_checked']}x slower than the checked path (goal <= 2); "
+          f"a do-nothing Python state with the same {chance} chance steps and {decisions} decisions: "
+          f"{result['floor_vs_checked']}x")
     print(f"observation every step: {result['observation_on_top']}x on top through C++, "
           f"{result['python_observer_on_top']}x with the Python observer (goal <= 2)")
     print(f"PettingZoo AEC: {result['pettingzoo_vs_raw']}x slower than the raw fast path (goal <= 10)")

@@ -182,6 +182,56 @@ def test_incremental_tensors_equal_fresh_ones(variant, players):
 
 
 @pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_tensor_lists_hold_the_buffers_values(variant, players):
+    # tensor_list keeps a list beside the float32 buffer; it must give exactly what
+    # buffer.tolist() gives (kopilka's money and the talon are not 0/1 values).
+    rules = make_rules(variant, players)
+
+    def check(state):
+        for seat in range(players):
+            for history in (False, True):
+                values = state.tensor_list(seat, history)
+                fresh = (state.information_state(seat) if history else state.observation(seat)).tolist()
+                assert values == fresh
+                values[0] = 7.0  # the caller's own list
+                assert state.tensor_list(seat, history) == fresh
+
+    for seed in range(6):
+        state = random_steps(rules, seed, check=check)
+        check(state)
+        check(state.clone())
+
+
+def test_c13_a_listed_id_changed_by_the_caller_is_still_checked(classic4):
+    # apply_id trusts only the ids it listed itself at this very step.
+    state = StepDeal(classic4)
+    rng = random.Random(8)
+    while True:
+        if state.is_chance():
+            state.apply_chance(rng.choice(state.chance_outcomes())[0])
+        elif state.deal.phase.name == "PLAY" and state.deal.current_trick:
+            break
+        elif state.is_over():
+            state = StepDeal(classic4)
+        else:
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    ids = state.legal_action_ids()
+    illegal = next(i for i in range(38, state.space.num_distinct_actions) if i not in ids)
+    ids.append(illegal)
+    steps = state.history
+    with pytest.raises(IllegalActionError) as err:
+        state.apply_id(illegal)
+    assert err.value.rule == "C13"
+    assert state.history == steps
+    # A list made at an earlier step does not vouch for this one either.
+    played = ids[0]
+    state.apply_id(played)
+    assert not state.is_over() and played not in state.space.legal_ids(state.deal)
+    with pytest.raises(IllegalActionError):
+        state.apply_id(played)  # listed at the step before, and gone from the hand now
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
 def test_section4_tensors_hold_no_hidden_card(variant, players):
     rules = make_rules(variant, players)
     layout = observation_layout(rules)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from rulekit import cards, rules, stacked
 
@@ -9,6 +11,7 @@ from mushka import new_deal
 from mushka.cards import CARDS, Card, Rank, Suit, deck_cards, parse_cards
 from mushka.engine import stack_deck, unstack_deck
 from mushka.errors import ChanceError, ParseError
+from mushka.rules import make_rules
 
 
 def test_n1_suits_letters_symbols_and_russian_initials():
@@ -191,3 +194,48 @@ def test_n4_a_deal_refuses_a_bad_deck_order(problem):
         new_deal(r, 0, deck=order)
     assert info.value.rule == "N4"
     assert {"twice": "twice", "missing": "missing", "foreign": "not in this deck"}[problem] in str(info.value)
+
+
+@pytest.mark.parametrize("size", [32, 36, 52])
+def test_n4_a_seeded_shuffle_deals_the_deck_random_shuffle_gives(size):
+    # The engine's own shuffle must draw exactly as random.Random.shuffle does, so that a
+    # seed gives the same deal as it always did (records, goldens, published figures).
+    from mushka.engine.deal import shuffle
+
+    for seed in range(300):
+        ours = list(range(size))
+        theirs = list(range(size))
+        a, b = random.Random(seed), random.Random(seed)
+        shuffle(a, ours)
+        b.shuffle(theirs)
+        assert ours == theirs
+        assert a.getstate() == b.getstate()  # and leaves the generator where the library would
+
+
+@pytest.mark.parametrize("size", [0, 1, 32, 36, 52])
+def test_n4_a_seeded_order_of_the_deck_is_the_one_random_sample_gives(size):
+    from mushka.engine.deal import sample_order
+
+    for seed in range(300):
+        a, b = random.Random(seed), random.Random(seed)
+        assert sample_order(a, size) == b.sample(range(size), size)
+        assert a.getstate() == b.getstate()
+
+
+def test_n4_a_random_subclass_shuffles_with_its_own_method():
+    from mushka.engine.deal import shuffle
+
+    class Reversing(random.Random):
+        def shuffle(self, x, *args):  # type: ignore[override]
+            x.reverse()
+
+    items = list(range(10))
+    shuffle(Reversing(1), items)
+    assert items == list(range(9, -1, -1))
+
+
+def test_n4_a_seeded_deal_is_the_deck_random_shuffle_gives():
+    rules = make_rules("classic", 4)
+    order = list(rules.deck_indices)
+    random.Random(7).shuffle(order)
+    assert [c.index for c in new_deal(rules, 0, rng=random.Random(7)).deck] == order

@@ -148,7 +148,7 @@ class Deal:
         self._steps = chance_steps
         if deck is None:
             order = list(rules.deck_indices)
-            (rng if rng is not None else random.Random()).shuffle(order)
+            shuffle(rng if rng is not None else random.Random(), order)
             self._deck = tuple(order)
         else:
             self._deck = _check_deck(rules, deck)
@@ -156,7 +156,7 @@ class Deal:
         # a string is a sequence too, and must not be read letter by letter.
         if isinstance(picks, str):
             picks = picks.split()
-        self._forced = tuple(_card_index(p) for p in picks)
+        self._forced = tuple(_card_index(p) for p in picks) if picks else ()
         self._forced_pos = 0
         self._picks = []
         self._log = []
@@ -571,7 +571,56 @@ def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, .
     return deal
 
 
+def shuffle(rng: random.Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``: the same draws from ``rng`` in the same order, so
+    the same deck for the same seed, without the Python frames of
+    :meth:`random.Random.shuffle` (compiled, the loop runs in C).
+
+    A subclass of :class:`random.Random` may draw differently (its own
+    ``random``/``getrandbits``): it shuffles with its own method.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    # random.Random.shuffle with _randbelow_with_getrandbits inlined (CPython 3.11+);
+    # tests/engine/test_shuffle.py checks it against the library for many seeds.
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def sample_order(rng: random.Random, n: int) -> list[int]:
+    """``rng.sample(range(n), n)`` (a uniform order of ``0..n-1``): the same draws in
+    the same order as the library's, without its Python frames, for ``n`` up to 52
+    (a deck); a subclass of :class:`random.Random` samples with its own method."""
+    if type(rng) is not random.Random or not 0 <= n <= 52:
+        return rng.sample(range(n), n)
+    # random.Random.sample's pool path (taken for k = n <= 52) with _randbelow inlined;
+    # tests/rules/test_notation.py checks it against the library for many seeds.
+    getrandbits = rng.getrandbits
+    pool = list(range(n))
+    result = [0] * n
+    for i in range(n):
+        m = n - i
+        k = m.bit_length()
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        result[i] = pool[j]
+        pool[j] = pool[m - 1]
+    return result
+
+
 def _card_index(card: Card | str | int) -> int:
+    if type(card) is int:  # the common case first (decks of indices); bools go on below
+        if 0 <= card < 52:
+            return card
+        raise ParseError("bad_card", text=str(card))
     if isinstance(card, Card):
         return card.index
     if isinstance(card, int):

@@ -98,17 +98,53 @@ class Encoder:
     Call :meth:`encode` after every step with the deal (``None`` while the
     cards are being dealt, with ``dealt`` the seat's cards so far).  The
     ``array('f')`` returned is the encoder's own buffer (numpy reads it
-    without a copy, ``numpy.frombuffer``): copy it to keep it.
+    without a copy, ``numpy.frombuffer``): copy it to keep it.  :meth:`tolist`
+    gives the same values as a new list of floats, cheaply: the encoder keeps a
+    list beside the buffer, written with it, so no float is made per entry.
     """
 
-    __slots__ = ("_dealer_done", "_done_mask", "_history", "_kopilka", "_last", "_n", "_ndone", "_nevents",
-                 "_ntricks", "_ntricks_history", "_played", "_pos", "_seen", "_shown", "_table", "_taken_back",
-                 "_tstate", "_version", "_won_at", "buffer", "layout", "rules", "seat")
+    __slots__ = (
+        "_dealer_done",
+        "_decl_last",
+        "_done_mask",
+        "_exch_last",
+        "_history",
+        "_kopilka",
+        "_last",
+        "_n",
+        "_ndone",
+        "_nevents",
+        "_ntricks",
+        "_ntricks_history",
+        "_o_declared",
+        "_o_exchanged",
+        "_o_hand",
+        "_o_own_discards",
+        "_o_phase",
+        "_o_played",
+        "_o_to_act",
+        "_o_trick",
+        "_played",
+        "_pos",
+        "_seen",
+        "_shown",
+        "_table",
+        "_taken_back",
+        "_tstate",
+        "_values",
+        "_version",
+        "_won_at",
+        "buffer",
+        "layout",
+        "rules",
+        "seat",
+    )
 
     rules: Rules
     seat: int
     layout: Layout
     buffer: array[float]
+    _values: list[float]
     _history: bool
     _kopilka: bool
     _n: int
@@ -128,6 +164,17 @@ class Encoder:
     _dealer_done: bool
     _table: list[int]
     _won_at: int
+    _decl_last: list[int]
+    _exch_last: list[int]
+    # Offsets of the segments written at every step (-1: not in this layout).
+    _o_hand: int
+    _o_phase: int
+    _o_to_act: int
+    _o_own_discards: int
+    _o_trick: int
+    _o_played: int
+    _o_declared: int
+    _o_exchanged: int
 
     def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
         """An encoder for ``seat``; ``history`` gives the information-state tensor."""
@@ -145,11 +192,21 @@ class Encoder:
                 pos[c] = k
             cached = rules.cache[key] = (layout, tuple(pos))
         self.layout, self._pos = cached  # type: ignore[misc]
+        offsets = self.layout.offsets
+        self._o_hand = offsets["hand"]
+        self._o_phase = offsets["phase"]
+        self._o_to_act = offsets["to_act"]
+        self._o_own_discards = offsets["own_discards"]
+        self._o_trick = offsets["trick"]
+        self._o_played = offsets["played"]
+        self._o_declared = offsets.get("declared", -1)
+        self._o_exchanged = offsets.get("exchanged", -1)
         self.reset()
 
     def reset(self) -> None:
         """Start over (a new deal)."""
         self.buffer = array("f", bytes(4 * self.layout.size))
+        self._values = [0.0] * self.layout.size
         self._last = {}
         self._ntricks = 0
         self._ntricks_history = 0
@@ -165,6 +222,9 @@ class Encoder:
         self._dealer_done = False
         self._table = [0] * self._n
         self._won_at = -1
+        # Not a declaration nor a count (UNDECIDED is 0, "no exchange" -1): written at the first step.
+        self._decl_last = [-2] * self._n
+        self._exch_last = [-2] * self._n
 
     def copy(self) -> Encoder:
         """An independent copy (for a cloned state)."""
@@ -172,6 +232,7 @@ class Encoder:
         # compiled build can copy it too.
         other = Encoder(self.rules, self.seat, history=self._history)
         other.buffer = self.buffer[:]
+        other._values = self._values[:]
         other._last = dict(self._last)
         other._ntricks = self._ntricks
         other._ntricks_history = self._ntricks_history
@@ -187,29 +248,53 @@ class Encoder:
         other._dealer_done = self._dealer_done
         other._table = self._table[:]
         other._won_at = self._won_at
+        other._decl_last = self._decl_last[:]
+        other._exch_last = self._exch_last[:]
         return other
+
+    def tolist(self) -> list[float]:
+        """The tensor as it was last encoded, as a new list (``buffer.tolist()``, made cheaply)."""
+        return self._values[:]
 
     # --- writing helpers -----------------------------------------------------
 
+    def _set(self, index: int, value: float) -> None:
+        """Write entry ``index``; the list keeps the buffer's float32 value, as ``tolist`` would."""
+        buf = self.buffer
+        buf[index] = value
+        self._values[index] = buf[index]
+
     def _mask(self, name: str, mask: int, base: int = 0) -> None:
         """Set card segment ``name`` (at ``base`` entries into it) to ``mask``, flipping only changes."""
-        off = self.layout.offsets[name] + base
+        self._mask_at(self.layout.offsets[name] + base, mask)
+
+    def _mask_at(self, off: int, mask: int) -> None:
+        """:meth:`_mask` at offset ``off`` of the tensor."""
         old = self._last.get(off, 0)
         diff = old ^ mask
         if not diff:
             return
         self._last[off] = mask
         buf = self.buffer
+        values = self._values
         pos = self._pos
         while diff:
             low = diff & -diff
-            c = low.bit_length() - 1
-            buf[off + pos[c]] = 1.0 if mask & low else 0.0
+            i = off + pos[low.bit_length() - 1]
+            if mask & low:
+                buf[i] = 1.0
+                values[i] = 1.0
+            else:
+                buf[i] = 0.0
+                values[i] = 0.0
             diff ^= low
 
     def _one_hot(self, name: str, index: int, base: int = 0) -> None:
         """One-hot ``index`` (-1: none) in segment ``name`` (at ``base`` entries into it)."""
-        off = self.layout.offsets[name] + base
+        self._one_hot_at(self.layout.offsets[name] + base, index)
+
+    def _one_hot_at(self, off: int, index: int) -> None:
+        """:meth:`_one_hot` at offset ``off`` of the tensor."""
         # One-hot segments are keyed apart from the card masks starting at the same offset.
         key = -1 - off
         old = self._last.get(key, -1)
@@ -217,8 +302,10 @@ class Encoder:
             return
         if old >= 0:
             self.buffer[off + old] = 0.0
+            self._values[off + old] = 0.0
         if index >= 0:
             self.buffer[off + index] = 1.0
+            self._values[off + index] = 1.0
         self._last[key] = index
 
     def _rel(self, seat: int) -> int:
@@ -241,17 +328,17 @@ class Encoder:
         self._version = version
         seat = self.seat
         d = self.rules.deck_size
-        self._mask("hand", deal.hands[seat])
-        self._one_hot("phase", int(deal.phase) + 1)
+        self._mask_at(self._o_hand, deal.hands[seat])
+        self._one_hot_at(self._o_phase, int(deal.phase) + 1)
         to_act = deal.to_act
-        self._one_hot("to_act", -1 if to_act < 0 else (to_act - seat) % self._n)
+        self._one_hot_at(self._o_to_act, -1 if to_act < 0 else (to_act - seat) % self._n)
         if not self._dealer_done:
             # The dealer is written once a deal (reset() starts a new one).
             self._one_hot("dealer", self._rel(deal.dealer))
             self._dealer_done = True
         dead = deal._dead[seat]
-        if dead or self._last.get(self.layout.offsets["own_discards"], 0):
-            self._mask("own_discards", dead)
+        if dead or self._last.get(self._o_own_discards, 0):
+            self._mask_at(self._o_own_discards, dead)
         n = self._n
         trick = deal._trick
         tricks = deal._tricks
@@ -273,9 +360,9 @@ class Encoder:
             before = self._table
             for k in range(n):
                 if on_table[k] != before[k]:  # only the seats whose card changed
-                    self._mask("trick", on_table[k], k * d)
+                    self._mask_at(self._o_trick + k * d, on_table[k])
             self._table = on_table
-            self._mask("played", played)
+            self._mask_at(self._o_played, played)
         if self._history and self._seen == 0:
             self._mask("own_dealt", _dealt_hand(deal, seat))
             self._seen = 1
@@ -292,7 +379,6 @@ class Encoder:
         return self.buffer
 
     def _encode_trump(self, deal: TrumpDeal, changed: bool) -> None:
-        buf = self.buffer
         off = self.layout.offsets
         n = self._n
         d = self.rules.deck_size
@@ -301,12 +387,19 @@ class Encoder:
             self._one_hot("trump", deal.trump)
         if deal.phase == Phase.DECLARE or not self._played:
             # Declarations are written once more when play begins, then never change (C7).
+            decl = deal._decl
+            exch = deal._exch
+            decl_last = self._decl_last
+            exch_last = self._exch_last
             for s in range(n):
-                r = (s - self.seat) % n
-                self._one_hot("declared", deal._decl[s], 3 * r)
-                self._one_hot("exchanged", deal._exch[s], 6 * r)
-            buf[off["turnup_taken"]] = 1.0 if deal._took else 0.0
-            buf[off["talon"]] = len(deal._talon) / d
+                if decl[s] != decl_last[s] or exch[s] != exch_last[s]:  # only the seats that declared
+                    r = (s - self.seat) % n
+                    self._one_hot_at(self._o_declared + 3 * r, decl[s])
+                    self._one_hot_at(self._o_exchanged + 6 * r, exch[s])
+                    decl_last[s] = decl[s]
+                    exch_last[s] = exch[s]
+            self._set(off["turnup_taken"], 1.0 if deal._took else 0.0)
+            self._set(off["talon"], len(deal._talon) / d)
             self._played = deal.phase != Phase.DECLARE
         shown = deal._open | (1 << deal._final[2] if deal._final[2] >= 0 else 0)
         if shown or self._shown:
@@ -342,24 +435,23 @@ class Encoder:
                 suit = card // 13
                 if suit != lead and card != priv:
                     r = self._rel(p >> 6)
-                    buf[voids + 4 * r + lead] = 1.0
+                    self._set(voids + 4 * r + lead, 1.0)
                     if must_trump and suit != trump:
-                        buf[voids + 4 * r + trump] = 1.0
+                        self._set(voids + 4 * r + trump, 1.0)
 
     def _encode_kopilka(self, deal: KopilkaDeal) -> None:
-        buf = self.buffer
         off = self.layout.offsets
         n = self._n
         d = self.rules.deck_size
         for s in range(n):
             r = self._rel(s)
-            buf[off["tricks_won"] + r] = deal._won[s] / KOPILKA_TRICKS
-            buf[off["hand_sizes"] + r] = deal.hands[s].bit_count() / d
-            buf[off["balances"] + r] = deal.balances[s] / max(1, self.rules.ante * n)
+            self._set(off["tricks_won"] + r, deal._won[s] / KOPILKA_TRICKS)
+            self._set(off["hand_sizes"] + r, deal.hands[s].bit_count() / d)
+            self._set(off["balances"] + r, deal.balances[s] / max(1, self.rules.ante * n))
         self._one_hot("banned_suit", deal._banned)
         self._one_hot("takebacks", min(deal._takebacks, 3))
-        buf[off["talon"]] = len(deal._talon) / d
-        buf[off["pot"]] = deal.pot / max(1, self.rules.ante * n)
+        self._set(off["talon"], len(deal._talon) / d)
+        self._set(off["pot"], deal.pot / max(1, self.rules.ante * n))
 
     def _taken_back_cards(self, deal: KopilkaDeal) -> None:
         """K15: a lead taken back is public and stays in the leader's hand until he plays it."""
@@ -384,15 +476,14 @@ class Encoder:
         width = n + n * d
         limit = TRUMP_TRICKS if not self._kopilka else KOPILKA_TRICKS
         base = self.layout.offsets["trick_history"]
-        buf = self.buffer
         done = self._ntricks_history
         tricks = deal._tricks
         for i in range(done, min(len(tricks), limit)):
             leader, packed = tricks[i][0], tricks[i][1]
             start = base + i * width
-            buf[start + self._rel(leader)] = 1.0
+            self._set(start + self._rel(leader), 1.0)
             for p in packed:
-                buf[start + n + self._rel(p >> 6) * d + self._pos[p & 63]] = 1.0
+                self._set(start + n + self._rel(p >> 6) * d + self._pos[p & 63], 1.0)
         self._ntricks_history = len(tricks)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Sequence
-from typing import Any, Final, Self
+from typing import Any, Final, Self, cast
 
 from mushka.cards import CARDS, cards_of
 from mushka.engine import new_deal
@@ -31,6 +31,7 @@ from mushka.engine.deal import Deal, PendingChance
 from mushka.engine.encode import Encoder
 from mushka.engine.events import Event
 from mushka.engine.ids import ActionSpace, action_space
+from mushka.engine.trump import TrumpDeal
 from mushka.engine.utility import deal_utility
 from mushka.errors import ChanceError, IllegalActionError, MushkaError
 from mushka.i18n import add_texts
@@ -41,12 +42,27 @@ CHANCE: Final = -1
 TERMINAL: Final = -4
 """:attr:`StepDeal.current_player` once the deal is over (OpenSpiel's value)."""
 
+# The pairs are typed ``object`` on purpose: compiled, a ``tuple[int, float]`` is
+# unboxed into a C struct when read and boxed anew (a tuple and a float) when put
+# in a list, which is the very allocation the table is there to save.
+_PAIRS: dict[int, tuple[tuple[object, ...], ...]] = {}
+
+
+def _outcome_pairs(size: int) -> tuple[tuple[object, ...], ...]:
+    """``pairs[n][k]`` is the outcome ``(k, 1/n)``, for a deck of ``size`` cards:
+    made once, so that listing the outcomes of a step allocates only the list."""
+    found = _PAIRS.get(size)
+    if found is None:
+        found = _PAIRS[size] = tuple(
+            tuple((k, 1.0 / n) for k in range(size)) if n else () for n in range(size + 1))
+    return found
+
 
 class StepDeal:
     """One deal, dealt and played step by step; see the module docstring."""
 
-    __slots__ = ("_deal", "_deck", "_encoders", "_history", "_keys", "_left", "_left_pos", "_log", "_options", "_picks",
-                 "_record", "_state", "dealer", "rules", "space")
+    __slots__ = ("_deal", "_deck", "_encoders", "_history", "_keys", "_left", "_left_pos", "_legal", "_legal_at",
+                 "_log", "_options", "_pairs", "_picks", "_record", "_state", "dealer", "rules", "space")
 
     rules: Rules
     dealer: int
@@ -63,6 +79,9 @@ class StepDeal:
     _history: list[int]
     _encoders: dict[tuple[int, bool], Encoder]
     _keys: dict[int, tuple[int, list[Event]]]
+    _pairs: tuple[tuple[object, ...], ...]
+    _legal: list[int]
+    _legal_at: int
 
     def __init__(self, rules: Rules, dealer: int = 0, *, record_events: bool = True, **state: object) -> None:
         """A deal of ``rules`` dealt by ``dealer``, its deck still to be dealt.
@@ -89,6 +108,11 @@ class StepDeal:
         self._history = []
         self._encoders = {}
         self._keys = {}
+        self._pairs = _outcome_pairs(rules.deck_size)
+        # The last list of legal ids handed out, and the step it was made at:
+        # apply_id of an id from it needs no second check (see there).
+        self._legal = []
+        self._legal_at = -1
 
     # --- where the deal stands -------------------------------------------------
 
@@ -128,14 +152,17 @@ class StepDeal:
         """
         if self._deal is not None:
             return []
+        out: list[object]
         if len(self._deck) < self.rules.deck_size:
             left = self._left_pos
-            p = 1.0 / len(left)
-            return [(k, p) for k in left]
-        pos = self.space._pos_of
-        cards = sorted(self._options)
-        p = 1.0 / len(cards)
-        return [(pos[c], p) for c in cards]
+            row = self._pairs[len(left)]
+            out = [row[k] for k in left]
+        else:
+            pos = self.space._pos_of
+            cards = sorted(self._options)
+            row = self._pairs[len(cards)]
+            out = [row[pos[c]] for c in cards]
+        return cast("list[tuple[int, float]]", out)
 
     def apply_chance(self, outcome: int) -> None:
         """Apply chance outcome ``outcome`` (a deck position, see :meth:`chance_outcomes`).
@@ -146,8 +173,7 @@ class StepDeal:
         if self._deal is not None:
             raise ChanceError("chance_not_due", rule="N4")
         size = self.rules.deck_size
-        card = (self.rules.deck_indices[outcome]
-                if isinstance(outcome, int) and not isinstance(outcome, bool) and 0 <= outcome < size else -1)
+        card = self.rules.deck_indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
         if len(self._deck) < size:
             if card < 0 or not self._left >> card & 1:
                 raise ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
@@ -169,8 +195,15 @@ class StepDeal:
     def _build(self) -> None:
         """Make the deal from the deck and the picks so far, replaying the actions."""
         try:
-            deal = new_deal(self.rules, self.dealer, deck=self._deck, picks=self._picks,
-                            record_events=self._record, chance_steps=True, **self._state)
+            deal: Deal
+            if self.rules.has_trumps and not self._state:
+                # The deck is whole and checked card by card (apply_chance): the class
+                # itself, with no keyword state passed on (a cheaper call, compiled).
+                deal = TrumpDeal(self.rules, self.dealer, deck=self._deck, record_events=self._record,
+                                 chance_steps=True)
+            else:
+                deal = new_deal(self.rules, self.dealer, deck=self._deck, picks=self._picks,
+                                record_events=self._record, chance_steps=True, **self._state)
             for action in self._log:
                 if self._record:
                     deal.apply(action)
@@ -188,7 +221,12 @@ class StepDeal:
     def legal_action_ids(self) -> list[int]:
         """The legal action ids of the seat to act, sorted (empty at chance and at the end)."""
         deal = self._deal
-        return [] if deal is None else self.space.legal_ids(deal)
+        if deal is None:
+            return []
+        ids = self.space.legal_ids(deal)
+        self._legal = ids
+        self._legal_at = len(self._history)
+        return ids[:]
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (empty at chance and at the end)."""
@@ -217,7 +255,10 @@ class StepDeal:
         if deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action_id)
         action = self.space.action(deal, action_id)
-        deal.check(action)
+        # An id among those legal_action_ids() listed at this very step is legal;
+        # anything else goes through the full check, which names the rule.
+        if self._legal_at != len(self._history) or action_id not in self._legal:
+            deal.check(action)
         self._step(deal, action, action_id)
 
     def apply_action(self, action: Action | str) -> None:
@@ -294,6 +335,14 @@ class StepDeal:
         deal = self._deal
         return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)
 
+    def tensor_list(self, seat: int, history: bool = False) -> list[float]:
+        """:meth:`observation` (or, with ``history``, :meth:`information_state`) as a new
+        list of floats: what OpenSpiel's Python API returns, without a float made per entry."""
+        deal = self._deal
+        enc = self._encoder(seat, history)
+        enc.encode(deal, self._dealt_to(seat) if deal is None else 0)
+        return enc.tolist()
+
     def _encoder(self, seat: int, history: bool) -> Encoder:
         enc = self._encoders.get((seat, history))
         if enc is None:
@@ -326,6 +375,8 @@ class StepDeal:
         other._history = self._history[:]
         other._encoders = {k: e.copy() for k, e in self._encoders.items()}
         other._keys = dict(self._keys)
+        other._legal = self._legal
+        other._legal_at = self._legal_at
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> Self:

@@ -280,8 +280,7 @@ class TrumpDeal(Deal):
         while self.phase is not _PLAY:
             if self.phase is _OVER:
                 return
-            options = self._declare_choices()
-            self.apply_unchecked(options[int(random_() * len(options))])
+            self.apply_unchecked(self._declaration_at(random_()))
         self._events = None
         log = self._log
         hands = self.hands
@@ -304,6 +303,39 @@ class TrumpDeal(Deal):
             bit = legal & -legal
             log.append(PLAYS[bit.bit_length() - 1])
             self._play(bit, None)
+
+    def _declaration_at(self, r: float) -> Action:
+        """``choices[int(r * len(choices))]`` of :meth:`_declare_choices`, without making
+        the choices (the same order: pass, the stands by size, the dealer's takes)."""
+        seat = self.to_act
+        rules = self.rules
+        hand = self.hands[seat]
+        head = 1 if self._why_pass(seat) is None else 0
+        limit = min(rules.max_exchange, len(self._talon))
+        banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
+        takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
+        size = hand.bit_count()
+        subs = _subsets(size, limit, (hand & (banned - 1)).bit_count() if banned else -1)
+        count = head + len(subs) + ((size - (banned != 0)) if takes else 0)
+        index = int(r * count)
+        if index < head:
+            return PASS
+        index -= head
+        if index < len(subs):
+            pos = subs[index]
+            mask = 0
+            rest = hand
+            while pos:
+                low = rest & -rest
+                if pos & 1:
+                    mask |= low
+                rest ^= low
+                pos >>= 1
+            return stand_mask(mask)
+        rest = hand & ~banned
+        for _ in range(index - len(subs)):
+            rest &= rest - 1
+        return TAKES[(rest & -rest).bit_length() - 1]
 
     def _declare_choices(self) -> _DeclareChoices:
         seat = self.to_act

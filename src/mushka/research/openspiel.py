@@ -44,6 +44,10 @@ VARIANTS = ("classic", "mistigri", "kopilka")
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+# The step objects use OpenSpiel's own player ids for chance and the end, so a step
+# hands its current player straight on (one Python frame less at every step).
+if (CHANCE, TERMINAL) != (_CHANCE, _TERMINAL):  # pragma: no cover (a change in OpenSpiel)
+    raise ImportError(f"OpenSpiel's chance/terminal ids {(_CHANCE, _TERMINAL)} differ from mushka's")
 
 _PRIVATE = ("hand", "own_discards", "own_dealt")
 """Segments that only their seat may see (left empty by a public observer)."""
@@ -181,15 +185,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
         """The initial state of ``game`` (or one over ``steps``)."""
         super().__init__(game)
         self.steps = steps if steps is not None else game.new_steps()
-        self._player = self._current()
-
-    def _current(self) -> int:
-        player = self.steps.current_player
-        if player == CHANCE:
-            return _CHANCE
-        if player == TERMINAL:
-            return _TERMINAL
-        return player
+        self._player = self.steps.current_player
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's chance or terminal id (kept up to date by each step:
@@ -216,7 +212,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         """Whether a chance step is due (N4, K7)."""
-        return bool(self._player == _CHANCE)
+        return self._player == _CHANCE
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (default: the seat to act), as OpenSpiel's C++ side gives it."""
@@ -231,6 +227,8 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.steps.rules.players:
             raise ValueError(f"player {seat} is not a seat of {self.steps.rules.players}")
         steps = self.steps
+        if isinstance(steps, StepDeal):
+            return steps.tensor_list(seat, history)
         return (steps.information_state(seat) if history else steps.observation(seat)).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -243,8 +241,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
             steps.apply_chance(action)
         else:
             steps.apply_id(action)
-        player = steps.current_player
-        self._player = _CHANCE if player == CHANCE else _TERMINAL if player == TERMINAL else player
+        self._player = steps.current_player
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -256,7 +253,7 @@ class MushkaState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the deal is settled."""
-        return bool(self._player == _TERMINAL)
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         """The deal's payoffs (zeros until the end)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from mushka.engine.deal import Deal
+from mushka.engine.deal import Deal, sample_order
 from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.ids import action_space
 from mushka.engine.steps import StepDeal
@@ -95,8 +95,9 @@ class Table:
         if isinstance(steps, StepDeal) and not steps.history:
             # N4: a whole deck at once, a uniform order of its positions (the same law as
             # one uniform card at a time, without listing the outcomes at every card).
+            # sample_order draws as rng.sample(range(size), size) does: the same deal for a seed.
             apply = steps.apply_chance
-            for position in rng.sample(range(self.rules.deck_size), self.rules.deck_size):
+            for position in sample_order(rng, self.rules.deck_size):
                 apply(position)
         while steps.is_chance():
             outcomes = steps.chance_outcomes()
