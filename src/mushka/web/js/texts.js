@@ -163,6 +163,8 @@ export const TEXTS = {
   current_trick: ["on the table", "на столе"],
   no_cards_on_table: ["no cards on the table", "на столе нет карт"],
   trick_taken_by: ["trick {n} taken by {name}", "взятка {n}: взял {name}"],
+  next_lead_comes: ["{name} leads the next trick…", "{name} начинает следующую взятку…"],
+  trick_hold_skip: ["Click to see the next trick now", "Нажмите, чтобы сразу увидеть следующую взятку"],
   prev_deal_trick: ["deal {deal}, trick {n}, taken by {name}", "сдача {deal}, взятка {n}: взял {name}"],
   last_trick: ["last trick", "последняя взятка"],
   cards_in_hand: ["{n} cards in hand", "карт на руке: {n}"],
