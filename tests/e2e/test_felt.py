@@ -126,13 +126,19 @@ def test_tutorial_deal_played_to_the_end(open_page, live_server, page_errors, la
     assert not page_errors
 
 
-def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
-    """Each card in front of its seat, the leader and the winner marked; the full trick stays a moment."""
+def first_trick_played_slowly(open_page: Any, live_server: Any) -> Page:
+    """The tutorial at the "slow" speed, the player's two moves of its first trick made."""
     # Slow: the pause is long enough to be seen on a busy machine too.
     page = tutorial_page(open_page, live_server, "en", speed="slow")
     page.locator("[data-key=tut-next]").click()
     do_move(page, MOVES[0])
     do_move(page, MOVES[1])
+    return page
+
+
+def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
+    """Each card in front of its seat, the leader and the winner marked; the full trick stays a moment."""
+    page = first_trick_played_slowly(open_page, live_server)
     # The dealer (seat 3) trumps; the next lead comes 50 ms later, yet the whole trick stays in view.
     page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.tricks === '1'",
                            polling="raf")
@@ -179,10 +185,7 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
 
 def test_a_click_on_the_held_trick_shows_the_next_lead_at_once(open_page, live_server, page_errors):
     """The pause on a completed trick is for the eye only: a click on the trick ends it."""
-    page = tutorial_page(open_page, live_server, "en", speed="slow")
-    page.locator("[data-key=tut-next]").click()
-    do_move(page, MOVES[0])
-    do_move(page, MOVES[1])
+    page = first_trick_played_slowly(open_page, live_server)
     page.wait_for_function("""() => document.querySelector('[data-testid=trick]').dataset.held === 'true'
         && document.querySelector('[data-testid=felt]').dataset.toAct === '0'""", polling="raf")
     clicked = time.monotonic()

@@ -27,8 +27,8 @@ export const TEXTS = {
     "Счёт: записи начинаются с 30 и списываются, по очку за взятку; игравший без взятки пишет ремиз 5. Кто первым дойдёт до нуля, выигрывает и берёт записи остальных. Каждое изменение объяснено с правилом."],
   howto_5: ["Kopilka: four players, no trumps, a money pot; tricks are paid from the pot, a player without a trick pays a remiz into it, and whoever goes out first in the fourth game takes what is left.",
     "Копилка: четыре игрока, без козырей, касса; взятки оплачиваются из кассы, игрок без взяток платит в неё ремиз, а кто первым снесёт карты в четвёртой игре, забирает остаток."],
-  howto_more: ["Five of a suit (or four and the privileged card) wins the mushka at once. The Rules tab of every table has the full rules; press ? for the keys.",
-    "Пять карт одной масти (или четыре и преимущественная) сразу выигрывают мушку. Во вкладке «Правила» у каждого стола — полные правила; клавиша ? — список клавиш."],
+  howto_more: ["Five of a suit is shown and paid by every other player, and the deal goes on; four of a suit with the privileged card as the fifth wins the mushka at once. The Rules tab of every table has the full rules (a table's house rules may change these); press ? for the keys.",
+    "За пять карт одной масти, которые показывают, платит каждый из остальных, и сдача продолжается; четыре карты одной масти с преимущественной пятой сразу выигрывают мушку. Во вкладке «Правила» у каждого стола — полные правила (домашние правила стола могут их менять); клавиша ? — список клавиш."],
 
   // --- shortcuts ---
   sc_arrows: ["move between the cards of your hand", "переход между картами на руке"],
