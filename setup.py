@@ -46,6 +46,7 @@ COMPILED = (
     "mushka/engine/kopilka.py",
     "mushka/engine/resample.py",
     "mushka/engine/resample_kopilka.py",
+    "mushka/engine/resample_worlds.py",
     "mushka/engine/stacking.py",
     "mushka/engine/steps.py",
     "mushka/engine/trump.py",
@@ -55,6 +56,12 @@ COMPILED = (
     "mushka/records/format.py",
     "mushka/bots/policy.py",
     "mushka/bots/playout.py",
+    "mushka/bots/heuristic.py",
+    "mushka/bots/knowledge.py",
+    "mushka/bots/sampler.py",
+    "mushka/bots/sampler_kopilka.py",
+    "mushka/bots/value.py",
+    "mushka/bots/worlds.py",
 )
 GROUP = "mushka_core"  # the shared library: mushka_core__mypyc
 STAMP = "mushka/_build_stamp.json"

@@ -48,6 +48,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.kopilka",
     "mushka.engine.resample",
     "mushka.engine.resample_kopilka",
+    "mushka.engine.resample_worlds",
     "mushka.engine.stacking",
     "mushka.engine.steps",
     "mushka.engine.trump",
@@ -57,6 +58,12 @@ COMPILED: tuple[str, ...] = (
     "mushka.records.format",
     "mushka.bots.policy",
     "mushka.bots.playout",
+    "mushka.bots.heuristic",
+    "mushka.bots.knowledge",
+    "mushka.bots.sampler",
+    "mushka.bots.sampler_kopilka",
+    "mushka.bots.value",
+    "mushka.bots.worlds",
 )
 """The modules mypyc compiles (the same list as setup.py's)."""
 

@@ -173,6 +173,12 @@ def test_end_of_deal_box_explains_the_scores_in_the_chosen_language(open_page, l
     assert not re.search(r"\b\d:[+−-]?\d", text), text  # no "0:+5 1:-2" dump
     assert re.search(r"\((C9|C1[7-9]|C10)\)", text), text  # every line says its rule
     expect(notice).to_contain_text("Anna")
+    # Each reason's rule is one click away: its id opens that rule in the rules panel.
+    ref = notice.locator(".rule-ref").first
+    rule_id = ref.inner_text()
+    assert re.fullmatch(r"C9|C1[7-9]|C10", rule_id), rule_id
+    ref.click()
+    expect(page.locator(f"[data-testid=rule-list] dd[data-rule={rule_id}]")).to_have_class(re.compile("highlight"))
     page.locator(".lang-btn[data-lang=ru]").click()
     expect(notice).to_contain_text("окончена")
     assert not re.search(r"[A-Za-z]{4,}", notice.inner_text().replace("Anna", "")), notice.inner_text()

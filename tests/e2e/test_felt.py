@@ -126,13 +126,19 @@ def test_tutorial_deal_played_to_the_end(open_page, live_server, page_errors, la
     assert not page_errors
 
 
-def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
-    """Each card in front of its seat, the leader and the winner marked; the full trick stays a moment."""
+def first_trick_played_slowly(open_page: Any, live_server: Any) -> Page:
+    """The tutorial at the "slow" speed, the player's two moves of its first trick made."""
     # Slow: the pause is long enough to be seen on a busy machine too.
     page = tutorial_page(open_page, live_server, "en", speed="slow")
     page.locator("[data-key=tut-next]").click()
     do_move(page, MOVES[0])
     do_move(page, MOVES[1])
+    return page
+
+
+def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
+    """Each card in front of its seat, the leader and the winner marked; the full trick stays a moment."""
+    page = first_trick_played_slowly(open_page, live_server)
     # The dealer (seat 3) trumps; the next lead comes 50 ms later, yet the whole trick stays in view.
     page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.tricks === '1'",
                            polling="raf")
@@ -152,16 +158,43 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
     assert by_seat[0]["y"] > by_seat[2]["y"] and by_seat[0]["y"] > by_seat[3]["y"]
     assert seat_x[0] < seat_x[1]
     assert by_seat[2]["x"] < by_seat[3]["x"]
-    # Only the picture waits: the state is the newest one meanwhile (the dealer has led,
-    # it is the player's turn, his legal cards are marked) while the trick still shows.
-    page.wait_for_selector(".me.to-act")
-    assert felt(page)["toAct"] == "0" and page.locator("[data-testid=hand] button.card.legal").count() >= 1
-    assert page.locator("[data-testid=trick]").get_attribute("data-held") == "true"
-    # The pause ends by itself; the dealer's lead is on the table then.
+    # The state is the newest one meanwhile (the dealer has led, the player is to act), but
+    # his turn waits for the picture: he answers a lead only once he sees it.  Read in one
+    # frame, while the trick is still held.
+    page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.toAct === '0'",
+                           polling="raf")
+    held, to_act, legal, status = page.evaluate("""() => [
+        document.querySelector('[data-testid=trick]').dataset.held,
+        !!document.querySelector('.me.to-act'),
+        document.querySelectorAll('[data-testid=hand] button.card.legal').length,
+        document.querySelector('[data-testid=status]').textContent]""")
+    assert held == "true" and not to_act and legal == 0
+    # The dealer (seat 3) took the trick and has led again.
+    dealer = page.locator("[data-testid=seat-3] .seat-name").inner_text()
+    assert status == f"{dealer} leads the next trick…", (status, dealer)
+    # The pause ends by itself; the dealer's lead is on the table then, and the turn is the player's.
     page.wait_for_function("() => document.querySelector('[data-testid=trick]').dataset.held === 'false'")
     assert time.monotonic() - seen > 0.8
     expect(page.locator("[data-testid=trick-card]")).to_have_count(1)
     assert trick_cards(page)[0]["card"] == "KC" and trick_cards(page)[0]["leader"]
+    page.wait_for_selector(".me.to-act")
+    assert page.locator("[data-testid=hand] button.card.legal").count() >= 1
+    expect(page.locator("[data-testid=status]")).to_contain_text("Your turn")
+    assert not page_errors
+
+
+def test_a_click_on_the_held_trick_shows_the_next_lead_at_once(open_page, live_server, page_errors):
+    """The pause on a completed trick is for the eye only: a click on the trick ends it."""
+    page = first_trick_played_slowly(open_page, live_server)
+    page.wait_for_function("""() => document.querySelector('[data-testid=trick]').dataset.held === 'true'
+        && document.querySelector('[data-testid=felt]').dataset.toAct === '0'""", polling="raf")
+    clicked = time.monotonic()
+    page.locator("[data-testid=trick]").click()
+    page.wait_for_selector(".me.to-act")
+    # "slow" holds the trick 2.7 s; the click ended it well before.
+    assert time.monotonic() - clicked < 2.0
+    assert page.locator("[data-testid=trick]").get_attribute("data-held") == "false"
+    assert trick_cards(page)[0]["card"] == "KC"
     assert not page_errors
 
 

@@ -219,3 +219,29 @@ def test_kopilka_replay_in_russian(open_page, live_server, shot, page_errors):
     expect(page.locator("[data-testid=replay-game-result]")).to_contain_text("Game over")
     expect(page.locator("[data-testid=replay-caption]")).not_to_contain_text("Игра")
     assert not page_errors
+
+
+def test_a_person_without_a_name_is_a_player_in_the_readers_language(open_page, live_server, page_errors):
+    """The server records a nameless person as "seat 0"; the lobby and the replay call him
+    "player 1" / "игрок 1", as the table did, never the record's English stand-in."""
+    game = new_game(make_rules("classic", 3, **NO_SPECIAL_HANDS), rng=5)
+    play_game(game, [RandomBot()] * 3, random.Random(5))
+    record = record_of_game(game, seats=["seat 0", "bot random", "Anna"])
+    now = datetime.now(UTC)
+    table_id = f"nameless-{random.Random().getrandbits(30)}"
+    live_server.store().create(TableSnapshot(
+        id=table_id, variant="classic", players=3, options=dict(record.options), status="over", listed=True,
+        host=None, autostart=False, version=1, ply=sum(len(d.actions) for d in record.deals),
+        seats=(SeatSnapshot(0, "human", None, None), SeatSnapshot(1, "bot", None, "random"),
+               SeatSnapshot(2, "human", "Anna", None)),
+        created=now, record=record.dumps(indent=None), winner=record.result["game"]["winner"], finished=now,
+        names=("seat 0", "bot random", "Anna")))
+    page = open_page(f"{live_server.url}?lang=ru")
+    item = page.locator(f"[data-testid=records] li[data-record='{table_id}']")
+    expect(item).to_contain_text("игрок 1")
+    expect(item).to_contain_text("Anna")
+    assert "seat" not in item.inner_text(), item.inner_text()
+    page.goto(f"{live_server.url}?replay={table_id}&lang=en")
+    expect(page.locator("[data-testid=replay-caption]")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("player 1")
+    assert not page_errors

@@ -12,9 +12,11 @@ world sampler (:mod:`mushka.bots.sampler`) must respect:
   paid for with a remiz; K16: a lead of the banned suit);
 * the declarations, exchange counts and the turned card the dealer took
   (C6-C8), passes with the privileged card forbidden (MI8);
-* in kopilka the redistribution (K6-K8): who declared a group and how large,
-  which card the viewer took or which of his cards were taken, the discards,
-  and the draws during play (K11), each with its place in the talon.
+* in kopilka the redistribution (K6-K8), the draws, passes and penalties of
+  play (K11, K12): the rules core reads those itself
+  (:func:`mushka.engine.resample_kopilka.kopilka_facts`, re-exported here), so
+  that the bots and the research resampler never disagree on what a kopilka
+  view shows (K12: a pass at a remiz of 0 is not a void).
 
 Only public information and the viewer's own is read; nothing here can reach
 a deal object.
@@ -27,22 +29,15 @@ from dataclasses import dataclass, field
 from mushka.cards import SUIT_MASKS
 from mushka.engine import DealView
 from mushka.engine.events import (
-    CardTaken,
     Dealt,
     Declared,
-    Discarded,
-    Drew,
-    GroupDeclared,
-    GroupSettled,
-    Paid,
-    Passed,
     Played,
     PlayStarted,
     Shown,
-    TakenBack,
     TookTurnup,
     TrickTaken,
 )
+from mushka.engine.resample_kopilka import KopilkaFacts, kopilka_facts
 
 
 def suits_mask(suits: int) -> int:
@@ -113,75 +108,6 @@ class TrumpFacts:
     """Per seat, a 4-bit set of suits it has shown it lacks (C14; for good, no card comes in during play)."""
     seen: int = 0
     """Every card whose place the viewer knows (not in the unknown pool)."""
-
-
-@dataclass(slots=True)
-class KopilkaBlock:
-    """One redistribution (K7/K8) as the viewer saw it."""
-
-    owner: int
-    count: int
-    takers: list[int]
-    my_pick: int = -1
-    """The card the viewer took from this group (if he was a taker)."""
-    taken: int = -1
-    """Mask of the cards taken from the viewer's group (if he was the owner)."""
-    drawn: int = -1
-    """Mask of the viewer's replacement cards (if he was the owner)."""
-    drawn_count: int = 0
-    returned: int = 0
-    discards: list[tuple[int, int, int]] = field(default_factory=list)
-    """(seat, card or -1, which discard of that seat it is) in order, as far as they have happened."""
-    checked_before: list[int] = field(default_factory=list)
-    """Seats checked without a group just before this owner (K7: in order from the eldest)."""
-
-
-@dataclass(slots=True)
-class Observation:
-    """A kopilka play-phase fact about one seat at one moment (K11, K12, K16)."""
-
-    time: int
-    seat: int
-    kind: str
-    """``lacks`` (no card of ``suit``), ``has`` (some card of ``suit``) or ``only`` (only ``suit``)."""
-    suit: int
-
-
-@dataclass(slots=True)
-class KopilkaFacts:
-    """The facts of a kopilka game known to one seat."""
-
-    me: int
-    n: int
-    dealer: int
-    eldest: int
-    priv: int
-    h0_me: int
-    blocks: list[KopilkaBlock]
-    checked_after: list[int]
-    """Seats checked without a group after the last block (all of them once play began)."""
-    play_started: bool
-    start_sizes: list[int]
-    """Hand sizes when play began (or now, during the redistribution)."""
-    start_me: int
-    """The viewer's hand when play began (or now)."""
-    steps: list[Step]
-    """Every action: the takers' discards, then the plays, draws and passes."""
-    timeline: list[list[tuple[int, str, int, int]]]
-    """Per seat, its play-phase events: (time, what, card, led suit); what is
-    ``play``, ``keep`` (kept a drawn card), ``back`` (K15 take-back)."""
-    observations: list[Observation]
-    draws: list[tuple[int, int, int]]
-    """Every draw from the talon during play, in order: (seat, card or -1, led suit)."""
-    discard_counts: list[int]
-    played_all: int
-    played_by_seat: list[int]
-    """Cards each seat has played from its hand (K15 take-backs included)."""
-    seen: int
-    held_known: list[int]
-    """Cards known to be in a seat's hand now (taken back after K15 and not played again)."""
-    initial_pot: int
-    initial_balances: list[int]
 
 
 def trump_facts(view: DealView) -> TrumpFacts:
@@ -257,150 +183,4 @@ def trump_facts(view: DealView) -> TrumpFacts:
     return f
 
 
-def kopilka_facts(view: DealView) -> KopilkaFacts:
-    """Read a kopilka view into :class:`KopilkaFacts`."""
-    assert view.seat is not None
-    rules = view.rules
-    n = rules.players
-    me = view.seat
-    eldest = (view.dealer + 1) % n
-    blocks: list[KopilkaBlock] = []
-    steps: list[Step] = []
-    timeline: list[list[tuple[int, str, int, int]]] = [[] for _ in range(n)]
-    observations: list[Observation] = []
-    draws: list[tuple[int, int, int]] = []
-    discard_counts = [0] * n
-    paid = [0] * n
-    played_all = 0
-    played_by_seat = [0] * n
-    held_known = [0] * n
-    h0_me = 0
-    hand_me = 0
-    sizes = [5] * n
-    start_sizes: list[int] | None = None
-    start_me = -1
-    play_started = False
-    lead_suit = -1
-    trick: list[tuple[int, int]] = []
-    banned = -1
-    last_winner = -1
-    for time, e in enumerate(view.events, 1):
-        if isinstance(e, Dealt):
-            h0_me = hand_me = mask_of_cards(e.hands[me])
-        elif isinstance(e, GroupDeclared):
-            blocks.append(KopilkaBlock(owner=e.seat, count=e.count, takers=[]))
-            sizes[e.seat] -= e.count
-        elif isinstance(e, CardTaken):
-            b = blocks[-1]
-            b.takers.append(e.taker)
-            sizes[e.taker] += 1
-            if e.card is not None and e.taker == me:
-                b.my_pick = e.card.index
-                hand_me |= 1 << b.my_pick
-        elif isinstance(e, GroupSettled):
-            b = blocks[-1]
-            b.drawn_count = e.drawn_count
-            b.returned = e.returned
-            sizes[e.owner] += e.returned + e.drawn_count
-            if e.owner == me and e.taken is not None:
-                b.taken = mask_of_cards(e.taken)
-                b.drawn = mask_of_cards(e.drawn)
-                hand_me = (hand_me & ~b.taken) | b.drawn
-        elif isinstance(e, Discarded):
-            b = blocks[-1]
-            card = -1 if e.card is None else e.card.index
-            b.discards.append((e.seat, card, discard_counts[e.seat]))
-            sizes[e.seat] -= 1
-            steps.append(Step(e.seat, "discard", card, ref=discard_counts[e.seat]))
-            discard_counts[e.seat] += 1
-            if e.seat == me:
-                hand_me &= ~(1 << card)
-        elif isinstance(e, PlayStarted):
-            play_started = True
-            start_sizes = sizes[:]
-            start_me = hand_me
-        elif isinstance(e, Played):
-            c = e.card.index
-            seat = e.seat
-            if not trick:
-                lead_suit = c // 13
-                if banned >= 0 and lead_suit == banned and seat == last_winner:
-                    # K16: leading the suit just won shows he holds nothing else.
-                    observations.append(Observation(time, seat, "only", banned))
-            trick.append((seat, c))
-            played_all |= 1 << c
-            played_by_seat[seat] |= 1 << c
-            held_known[seat] &= ~(1 << c)
-            steps.append(Step(seat, "play", c))
-            timeline[seat].append((time, "play", c, lead_suit))
-            if seat == me:
-                hand_me &= ~(1 << c)
-        elif isinstance(e, Drew):
-            seat = e.seat
-            # K11: a draw is allowed only to a seat without the led suit.
-            observations.append(Observation(time, seat, "lacks", lead_suit))
-            steps.append(Step(seat, "draw"))
-            if e.played:
-                assert e.card is not None
-                c = e.card.index
-                draws.append((seat, c, lead_suit))
-                trick.append((seat, c))
-                played_all |= 1 << c
-            else:
-                c = -1 if e.card is None else e.card.index
-                draws.append((seat, c, lead_suit))
-                timeline[seat].append((time, "keep", c, lead_suit))
-                if seat == me:
-                    hand_me |= 1 << c
-        elif isinstance(e, Passed):
-            seat = e.seat
-            steps.append(Step(seat, "pass"))
-            if e.penalty:
-                observations.append(Observation(time, seat, "has", lead_suit))
-            else:
-                observations.append(Observation(time, seat, "lacks", lead_suit))
-        elif isinstance(e, Paid):
-            paid[e.seat] += e.amount
-        elif isinstance(e, TakenBack):
-            c = e.card.index
-            played_all &= ~(1 << c)
-            held_known[e.seat] |= 1 << c
-            timeline[e.seat].append((time, "back", c, lead_suit))
-            if e.seat == me:
-                hand_me |= 1 << c
-            trick = []
-            banned = -1
-            last_winner = -1
-        elif isinstance(e, TrickTaken):
-            trick = []
-            banned = int(e.suit)
-            last_winner = e.seat
-    held_known[me] = 0
-    # K7: seats are checked in order from the eldest; those between owners had no group.
-    order = [(eldest + k) % n for k in range(n)]
-    pos = 0
-    for b in blocks:
-        while order[pos] != b.owner:
-            b.checked_before.append(order[pos])
-            pos += 1
-        pos += 1
-    checked_after: list[int] = []
-    if play_started:
-        checked_after = order[pos:]
-    seen = played_all | mask_of_cards(view.hand) | mask_of_cards(view.own_discards)
-    for s in range(n):
-        seen |= held_known[s]
-    for _, c, _ in draws:
-        if c >= 0:
-            seen |= 1 << c
-    return KopilkaFacts(
-        me=me, n=n, dealer=view.dealer, eldest=eldest, priv=rules.privileged.index,
-        h0_me=h0_me, blocks=blocks, checked_after=checked_after, play_started=play_started,
-        start_sizes=start_sizes if start_sizes is not None else list(view.hand_sizes),
-        start_me=start_me if start_me >= 0 else mask_of_cards(view.hand),
-        steps=steps, timeline=timeline, observations=observations, draws=draws,
-        discard_counts=discard_counts, played_all=played_all, played_by_seat=played_by_seat, seen=seen,
-        held_known=held_known,
-        initial_pot=view.pot - sum(paid),
-        initial_balances=[view.balances[s] + paid[s] for s in range(n)],
-    )
+__all__ = ["KopilkaFacts", "Step", "TrumpFacts", "kopilka_facts", "mask_of_cards", "suits_mask", "trump_facts"]

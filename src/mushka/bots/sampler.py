@@ -17,11 +17,12 @@ view shows.  The sampler builds one in three steps:
    checked without a group holding at most two cards of a suit at its check.
    This gives a stacked deck (N4) and the chance outcomes of the picks.
 3. **Does the engine agree?**  The deck and the picks are dealt again with
-   :func:`mushka.engine.new_deal` and the history replayed through the
-   engine's checked path; the world is kept only if every event the viewer
-   would have seen in it equals the event he did see.  So an accepted world
-   never breaks a rule nor anything the viewer saw: by construction, not by
-   the care of steps 1 and 2, which only make acceptance likely.
+   :func:`mushka.engine.new_deal` and the history replayed: in kopilka
+   through the engine's checked path, the world kept only if every event
+   the viewer would have seen in it equals the event he did see; in classic
+   and mistigri with the house rules of play (C14 options) each action
+   checked for legality; with C14's default play rules unchecked, steps 1
+   and 2 building only legal histories there (the tests replay them checked).
 
 The sampler reads only the view; the world it returns is its own invention.
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from mushka.bots.belief import BELIEF, BeliefModel, trump_belief
 from mushka.bots.knowledge import KopilkaFacts, Step, TrumpFacts, kopilka_facts, suits_mask, trump_facts
@@ -47,6 +49,23 @@ def _mask(cards: Sequence[object] | None) -> int:
     for c in cards or ():
         out |= 1 << c.index  # type: ignore[attr-defined]
     return out
+
+
+@dataclass(slots=True)
+class _TrumpBins:
+    """The places of a view's unknown cards (classic, mistigri): what every proposal starts from."""
+
+    pool: list[int]
+    """The unknown cards."""
+    bins: list[tuple[int, int, int]]
+    """(capacity, allowed cards, -1) of each hidden place, for :func:`assign`."""
+    hand_bin: list[int]
+    """Per seat, the bin of its hidden hand (-1: the viewer's, or shown)."""
+    dead_bin: list[int]
+    """Per seat, the bin of its hidden discards (-1: none)."""
+    talon_bin: int
+    known_dead: list[int]
+    """Per seat, the discards the viewer knows (his own, the dealer's known take)."""
 
 
 class WorldSampler:
@@ -84,11 +103,20 @@ class WorldSampler:
         self.records = records
         self.view = view
         self.strict = strict if strict is not None else not view.rules.has_trumps
+        # With C14's default play rules a classic or mistigri proposal respects every void,
+        # pass and exchange by construction (not one of 14,000 proposals over five tables
+        # failed the checked replay): it is replayed unchecked.  The house rules of play
+        # (must_head_trick, must_overtrump ...) it does not build in are proven by the check.
+        self._by_construction = not self.strict and view.rules.has_trumps and view.rules.plain_play
         self.rules = view.rules
         self.me = view.seat
         self.attempts = 0
         self.accepted = 0
         self._events = list(view.events)
+        # The viewer's hand and the shown hands as masks (-1: not shown), read once.
+        self._hand = _mask(view.hand)
+        self._open = [-1 if h is None else _mask(h) for h in view.open_hands]
+        self._bins: _TrumpBins | None = None
         self.trump: TrumpFacts | None = None
         self.kopilka: KopilkaFacts | None = None
         if self.rules.has_trumps:
@@ -150,6 +178,9 @@ class WorldSampler:
         the engine on the fast path, which proves every void, pass and
         exchange; what legality cannot show, a special hand that would
         have been shown (C22, MI9, MI13), the proposal has ruled out itself.
+        With C14's default play rules the proposal is legal by construction
+        and the actions are replayed unchecked (the tests replay its worlds
+        checked).
         """
         k = self.kopilka
         try:
@@ -162,6 +193,9 @@ class WorldSampler:
             if self.strict:
                 for a in actions:
                     deal.apply(a)
+            elif self._by_construction:
+                for a in actions:
+                    deal.apply_unchecked(a)
             else:
                 for a in actions:
                     deal.check(a)
@@ -177,7 +211,10 @@ class WorldSampler:
 
     # --- classic and mistigri ----------------------------------------------------
 
-    def _propose_trump(self, f: TrumpFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
+    def _trump_bins(self, f: TrumpFacts) -> _TrumpBins:
+        """Where the unknown cards may go (the same for every proposal of this view): read once."""
+        if self._bins is not None:
+            return self._bins
         view = self.view
         rules = self.rules
         n = f.n
@@ -186,7 +223,7 @@ class WorldSampler:
         turn_bit = 1 << f.turnup
         seen = f.seen
         took_hidden = (f.took and f.dealer != me and not f.played_all & turn_bit
-                       and view.open_hands[f.dealer] is None)
+                       and self._open[f.dealer] < 0)
         if took_hidden:
             # C6: the dealer took the turned card; it is in his hand or his discards.
             seen &= ~turn_bit
@@ -194,18 +231,19 @@ class WorldSampler:
         bins: list[tuple[int, int, int]] = []
         hand_bin = [-1] * n
         dead_bin = [-1] * n
+        known_dead = [0] * n
         for j in range(n):
             if j == me:
                 continue
             not_turnup = 0 if (took_hidden and j == f.dealer) else turn_bit
-            if view.open_hands[j] is None:
+            if self._open[j] < 0:
                 allowed = pool & ~suits_mask(f.lacks[j]) & ~not_turnup
                 if f.decl[j] == "pass" and rules.privileged_must_play:
                     allowed &= ~priv_bit  # MI8: the holder of the privileged card may not pass
                 hand_bin[j] = len(bins)
                 bins.append((view.hand_sizes[j], allowed, -1))
-            known_dead = self._known_dead(f, j)
-            hidden_dead = view.discard_counts[j] - known_dead.bit_count()
+            known_dead[j] = self._known_dead(f, j)
+            hidden_dead = view.discard_counts[j] - known_dead[j].bit_count()
             if hidden_dead:
                 allowed = pool & ~not_turnup
                 if not rules.can_discard_privileged:
@@ -214,7 +252,21 @@ class WorldSampler:
                 bins.append((hidden_dead, allowed, -1))
         talon_bin = len(bins)
         bins.append((view.talon_size, pool & ~turn_bit, -1))
-        filled = assign(bit_list(pool), bins, rng)
+        self._bins = _TrumpBins(bit_list(pool), bins, hand_bin, dead_bin, talon_bin, known_dead)
+        return self._bins
+
+    def _propose_trump(self, f: TrumpFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
+        view = self.view
+        rules = self.rules
+        n = f.n
+        me = f.me
+        turn_bit = 1 << f.turnup
+        tb = self._trump_bins(f)
+        bins = tb.bins
+        hand_bin = tb.hand_bin
+        dead_bin = tb.dead_bin
+        talon_bin = tb.talon_bin
+        filled = assign(tb.pool, bins, rng)
         if filled is None:
             raise SampleFailed
         h0 = [0] * n
@@ -230,14 +282,8 @@ class WorldSampler:
                 if f.took and f.dealer == me:
                     take_d = f.take_discard
                 continue
-            open_now = view.open_hands[j]
-            if open_now is None:
-                now = filled[hand_bin[j]]
-            else:
-                now = 0
-                for c in open_now:
-                    now |= 1 << c.index
-            dead = self._known_dead(f, j) | (filled[dead_bin[j]] if dead_bin[j] >= 0 else 0)
+            now = filled[hand_bin[j]] if self._open[j] < 0 else self._open[j]
+            dead = tb.known_dead[j] | (filled[dead_bin[j]] if dead_bin[j] >= 0 else 0)
             took = f.took and j == f.dealer
             d = -1
             if took:
@@ -274,7 +320,7 @@ class WorldSampler:
             drawn[j] = got if f.decl[j] == "stand" else 0
             dead_ex[j] = disc if f.decl[j] == "stand" else 0
         for j in range(n):
-            if j == me or (f.h0[j] >= 0 and f.h1[j] < 0 and view.open_hands[j] is not None):
+            if j == me or (f.h0[j] >= 0 and f.h1[j] < 0 and self._open[j] >= 0):
                 continue
             # C22/MI9/MI13: a special hand would have been shown.
             if f.h0[j] < 0 and is_special(rules, h0[j]):
@@ -291,21 +337,11 @@ class WorldSampler:
         rng.shuffle(rest)
         talon.extend(rest)
         play_start = [0] * n
-        if self.believe_plays:
-            for j in range(n):
-                now_j = filled[hand_bin[j]] if hand_bin[j] >= 0 else 0
-                if j == me:
-                    now_j = _mask(view.hand)
-                elif view.open_hands[j] is not None:
-                    now_j = _mask(view.open_hands[j])
-                play_start[j] = now_j | f.played[j]
+        for j in range(n):
+            now_j = self._hand if j == me else (
+                self._open[j] if self._open[j] >= 0 else filled[hand_bin[j]] if hand_bin[j] >= 0 else 0)
+            play_start[j] = now_j | f.played[j]
         dead_of = [dead_ex[j] | (1 << take_d if f.took and j == f.dealer and take_d >= 0 else 0) for j in range(n)]
-        if not self.believe_plays:
-            for j in range(n):
-                now_j = _mask(view.hand) if j == me else (
-                    _mask(view.open_hands[j]) if view.open_hands[j] is not None
-                    else filled[hand_bin[j]] if hand_bin[j] >= 0 else 0)
-                play_start[j] = now_j | f.played[j]
         self.last_belief_args = (h0[:], take_d, play_start[:], dead_of[:])
         if self.believe and rng.random() >= self._belief(f, h0, take_d, play_start, dead_of):
             raise SampleFailed

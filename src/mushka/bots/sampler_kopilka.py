@@ -14,37 +14,23 @@ from __future__ import annotations
 
 import random
 
-from mushka.bots.knowledge import KopilkaFacts
 from mushka.bots.worlds import SampleFailed
 from mushka.engine import Action, DealView
-from mushka.engine.resample_kopilka import KopilkaFacts as CoreFacts
-from mushka.engine.resample_kopilka import kopilka_facts
+from mushka.engine.resample_kopilka import KopilkaFacts
 from mushka.engine.resample_worlds import WorldFailed
 from mushka.engine.resample_worlds import propose_kopilka as core_propose
-
-# The core's reading of the last view asked for: a sampler proposes many
-# worlds for one view, and reads it once.
-_last: list[tuple[DealView, CoreFacts]] = []
-
-
-def _core_facts(view: DealView) -> CoreFacts:
-    if _last and _last[0][0] is view:
-        return _last[0][1]
-    facts = kopilka_facts(view)
-    _last[:] = [(view, facts)]
-    return facts
 
 
 def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
     """A kopilka world for ``view``: the stacked deck, the picks and the actions to replay (K6-K16).
 
-    ``f`` (the bots' reading of the same view) is accepted for the sampler's
-    sake; the core reads the view itself.  Raises :class:`SampleFailed` when
-    the proposal cannot be completed.
+    ``f`` is the core's reading of the same view
+    (:func:`mushka.engine.resample_kopilka.kopilka_facts`, read once per
+    decision).  Raises :class:`SampleFailed` when the proposal cannot be
+    completed.
     """
-    del f
     try:
-        return core_propose(view, _core_facts(view), rng)
+        return core_propose(view, f, rng)
     except WorldFailed:
         raise SampleFailed from None
 

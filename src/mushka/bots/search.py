@@ -52,6 +52,8 @@ DEFAULT_SECONDS = 0.3
 FITTED = BeliefModel()
 """The likelihood factors the search weighs worlds with (fitted by ``bench/bots_inference.py``)."""
 
+_REDISTRIBUTE = Phase.REDISTRIBUTE
+
 WorldSource = Callable[[random.Random], Deal | None]
 
 
@@ -164,6 +166,7 @@ class SearchBot:
         # With racing, every world's values and weight, for the paired tests between candidates.
         rows: list[tuple[float, list[float]]] = []
         spent = 0
+        moves = random.Random()  # the playouts' generator, seeded again for every world
         while True:
             if iterations and spent >= iterations and worlds:
                 break
@@ -175,10 +178,23 @@ class SearchBot:
             w = 1.0 if weight is None else weight()
             seed = rng.getrandbits(32)
             values = [0.0] * k
+            # The same numbers for every candidate: chance still to come (K7 picks, only while
+            # kopilka's groups are shared out) and the playout's.  Each generator is seeded once
+            # per world and wound back for every candidate (a state is quicker to restore than
+            # a seed to expand), so each candidate sees the very numbers a fresh generator gives.
+            chance = random.Random(seed) if world.phase is _REDISTRIBUTE else None
+            chance_state = () if chance is None else chance.getstate()
+            moves.seed(seed + 1)
+            moves_state = moves.getstate()
+            first = True
             for i in active:
-                # The same numbers for every candidate: chance still to come (K7 picks) and the playout's.
-                x = world.copy(random.Random(seed))
-                score = playout.run(x, cands[i], random.Random(seed + 1), root, me)
+                if not first:
+                    moves.setstate(moves_state)
+                    if chance is not None:
+                        chance.setstate(chance_state)
+                first = False
+                x = world.copy(chance)
+                score = playout.run(x, cands[i], moves, root, me)
                 if score is None:
                     result = x.result
                     assert result is not None

@@ -90,10 +90,15 @@ export function dealHeadline(result, variant, name) {
   return "";
 }
 
-/** One reason as text: "+5 remiz: no trick (C18)" (the amount left out when it is zero). */
-export function partText(part) {
+/** One reason in words, without its rule: "+5 remiz: no trick" (the amount left out when it is zero). */
+export function partWords(part) {
   const amount = part.amount ? `${signed(part.amount)} ` : "";
-  return `${amount}${part.text} (${part.rule})`;
+  return `${amount}${part.text}`;
+}
+
+/** One reason as text: "+5 remiz: no trick (C18)". */
+export function partText(part) {
+  return `${partWords(part)} (${part.rule})`;
 }
 
 /** What a seat's declaration was, in words, for a score sheet cell. */

@@ -106,9 +106,9 @@ export const feltMethods = {
         // A rule, not a card on the table: text, so that it is never taken for somebody's card.
         h("strong", { class: `suit-${deal.privileged.slice(-1)}`, title: cardName(deal.privileged),
           text: short(deal.privileged) }),
-        h("span", { class: "rule-id", text: ` ${privRule}` })),
+        " ", this.ruleRef(privRule)),
       h("span", { class: "fact", dataset: { testid: "rank-order" } }, t("rank_order", { ranks: `${ranks} …` }),
-        h("span", { class: "rule-id", text: ` ${orderRule}` })));
+        " ", this.ruleRef(orderRule)));
   },
 
   /**
@@ -135,7 +135,9 @@ export const feltMethods = {
       ? t("trick_taken_by", { n: done.number, name: seatLabel(this.table, done.winner, this.seat) })
       : (cards.length ? t("current_trick") : t("no_cards_on_table"));
     const place = this.trickPlaces();
-    return h("div", { class: "centre-box trick-box", dataset: { testid: "trick", held: this.held ? "true" : "false" } },
+    return h("div", { class: `centre-box trick-box${this.held ? " held" : ""}`,
+      dataset: { testid: "trick", held: this.held ? "true" : "false" },
+      title: this.held ? t("trick_hold_skip") : null, onclick: this.held ? () => this.endHold() : null },
       h("span", { class: "label", text: cards.length ? title : "\u00a0" }),
       h("div", { class: `trick ring${done ? " done" : ""}${this.table.players >= 6 ? " many" : ""}`, role: "list",
         "aria-label": title, dataset: { empty: cards.length ? "" : title } },
@@ -177,7 +179,10 @@ export const feltMethods = {
     let mine = false;
     if (this.view.result) text = t("game_over");
     else if (deal.to_act === null || deal.to_act === undefined) text = t(`phase_${deal.phase}`);
-    else if (model.myTurn) {
+    else if (model.leadHidden) {
+      // The pause on the last trick: the next lead is on the table once it ends.
+      text = t("next_lead_comes", { name: seatLabel(this.table, deal.trick[0][0], this.seat) });
+    } else if (model.myTurn) {
       mine = true;
       const noPass = deal.phase === "declare" && !model.canPass;
       text = t("your_turn", { what: noPass ? t("todo_declare_nopass") : t(`todo_${deal.phase}`) });

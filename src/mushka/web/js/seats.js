@@ -47,11 +47,16 @@ export function botChoice(bot) {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** A seat's name from a game record: a bot's record name ("bot heuristic") as players see it. */
+/**
+ * A seat's name from a game record as players see it: a bot's record name ("bot heuristic")
+ * and the server's stand-in for a person who gave no name ("seat 0", counted from 0) in the
+ * reader's language, the person counted from 1 as at the table ("player 1").
+ */
 export function recordName(name, seat) {
   const bot = /^bot (\S+)$/.exec(name || "");
   if (bot) return `${botName(seat)} · ${botLevel(bot[1])}`;
-  return name || t("seat_n", { n: seat + 1 });
+  if (!name || name === `seat ${seat}`) return t("player_n", { n: seat + 1 });
+  return name;
 }
 
 /** The display name of a seat from the table's seat list. */

@@ -15,6 +15,7 @@ import { short } from "./cards.js";
 import { TableConnection } from "./conn.js";
 import { byId, h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
+import { partWords } from "./explain.js";
 import { moveModel } from "./moves.js";
 import { seatLabel } from "./seats.js";
 import { forgetToken, prefs, savedName, saveName, saveToken, setPref, tokenFor } from "./store.js";
@@ -223,6 +224,26 @@ export class TablePage {
     }, ms);
   }
 
+  /**
+   * The move model as the player is shown it.  While a completed trick is still in view and
+   * the next one has begun behind it, the player's turn waits for the pause to end (or for a
+   * click on the trick): he answers a lead only once he sees it.
+   */
+  shownModel(deal) {
+    const model = moveModel(deal);
+    if (this.held && model.myTurn && deal.phase === "play" && deal.trick && deal.trick.length) {
+      return { ...model, myTurn: false, leadHidden: true };
+    }
+    return model;
+  }
+
+  /** End the pause on a completed trick now (a click on it): the next lead shows. */
+  endHold() {
+    if (!this.held) return;
+    this.held = null;
+    this.render();
+  }
+
   applyError(msg) {
     if (msg.id !== undefined && msg.id !== null && msg.id === this.pending) this.pending = null;
     if (msg.fatal) return;
@@ -319,6 +340,22 @@ export class TablePage {
     return seatLabel(this.table, s, this.seat);
   }
 
+  /** A rule's id beside the words it explains; a click opens the rule in the rules panel. */
+  ruleRef(id) {
+    return h("button", { type: "button", class: "rule-id rule-ref", title: t("see_rule", { rule: id }),
+      dataset: { ruleRef: id }, onclick: () => this.openRule(id), text: id });
+  }
+
+  /** Reasons as words, each with its rule's id to click: "+5 remiz: no trick (C18); …". */
+  reasons(parts) {
+    const out = [];
+    parts.forEach((part, i) => {
+      if (i) out.push("; ");
+      out.push(`${partWords(part)} (`, this.ruleRef(part.rule), ")");
+    });
+    return out;
+  }
+
   /** Open rule `id` in the rules panel, scrolled to it. */
   openRule(id) {
     this.highlightRule = id;
@@ -375,7 +412,7 @@ export class TablePage {
   /** The tab's title says when it is the player's turn; a lone legal card plays itself if asked. */
   afterRender() {
     const deal = this.view && this.view.deal;
-    const model = deal ? moveModel(deal) : null;
+    const model = deal ? this.shownModel(deal) : null;
     const mine = !!(model && model.myTurn && !this.view.result);
     document.title = mine ? `● ${t("title_your_turn")} — ${t("brand")}` : t("brand");
     if (mine && this.turnAt !== this.ply) {
@@ -449,7 +486,7 @@ export class TablePage {
   gameArea() {
     const view = this.view;
     const deal = view.deal;
-    const model = moveModel(deal);
+    const model = this.shownModel(deal);
     // The data attributes say where the game stands (for styles and scripts).
     const felt = h("section", { class: "felt", "aria-label": t("table_area"), dataset: {
       testid: "felt", phase: deal.phase, toAct: deal.to_act ?? "", deal: view.number,

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, withLang } from "./i18n.js";
-import { dealHeadline, explainSeat, moneyItems, partText, stateWord } from "./explain.js";
+import { dealHeadline, explainSeat, moneyItems, stateWord } from "./explain.js";
 import { seatLabel, signed } from "./seats.js";
 import { optionDefault } from "./tableinfo.js";
 
@@ -30,7 +30,7 @@ export const resultMethods = {
         h("th", { scope: "row", text: name(s) }),
         h("td", { class: "num", text: word || String(e.tricks) }),
         h("td", { class: "num strong", text: word ? "" : signed(e.change) }),
-        h("td", { class: "why", text: e.parts.map(partText).join("; ") }));
+        h("td", { class: "why" }, ...this.reasons(e.parts)));
     });
     const trick = this.dealNotice.trick;
     const title = variant === "kopilka" ? t("game_over_n", { n: this.dealNotice.number }) : t("deal_over_n", { n: this.dealNotice.number });
@@ -57,7 +57,7 @@ export const resultMethods = {
     const seats = [...Array(this.table.players).keys()];
     const head = h("tr", {}, h("th", { text: "" }), seats.map((s) => h("th", { class: "num", scope: "col",
       text: seatLabel(this.table, s, this.seat) })));
-    const rows = items.map((it) => h("tr", {}, h("th", { scope: "row" }, it.label, h("span", { class: "rule-id", text: ` ${it.rule}` })),
+    const rows = items.map((it) => h("tr", {}, h("th", { scope: "row" }, it.label, " ", this.ruleRef(it.rule)),
       it.values.map((v) => h("td", { class: "num", text: signed(v) }))));
     rows.push(h("tr", { class: "strong", dataset: { testid: "final-money" } }, h("th", { scope: "row", text: t("final_money") }),
       res.money.map((m) => h("td", { class: "num", text: signed(m) }))));

@@ -27,8 +27,8 @@ export const TEXTS = {
     "Счёт: записи начинаются с 30 и списываются, по очку за взятку; игравший без взятки пишет ремиз 5. Кто первым дойдёт до нуля, выигрывает и берёт записи остальных. Каждое изменение объяснено с правилом."],
   howto_5: ["Kopilka: four players, no trumps, a money pot; tricks are paid from the pot, a player without a trick pays a remiz into it, and whoever goes out first in the fourth game takes what is left.",
     "Копилка: четыре игрока, без козырей, касса; взятки оплачиваются из кассы, игрок без взяток платит в неё ремиз, а кто первым снесёт карты в четвёртой игре, забирает остаток."],
-  howto_more: ["Five of a suit (or four and the privileged card) wins the mushka at once. The Rules tab of every table has the full rules; press ? for the keys.",
-    "Пять карт одной масти (или четыре и преимущественная) сразу выигрывают мушку. Во вкладке «Правила» у каждого стола — полные правила; клавиша ? — список клавиш."],
+  howto_more: ["Five of a suit is shown and paid by every other player, and the deal goes on; four of a suit with the privileged card as the fifth wins the mushka at once. The Rules tab of every table has the full rules (a table's house rules may change these); press ? for the keys.",
+    "За пять карт одной масти, которые показывают, платит каждый из остальных, и сдача продолжается; четыре карты одной масти с преимущественной пятой сразу выигрывают мушку. Во вкладке «Правила» у каждого стола — полные правила (домашние правила стола могут их менять); клавиша ? — список клавиш."],
 
   // --- shortcuts ---
   sc_arrows: ["move between the cards of your hand", "переход между картами на руке"],
@@ -163,6 +163,8 @@ export const TEXTS = {
   current_trick: ["on the table", "на столе"],
   no_cards_on_table: ["no cards on the table", "на столе нет карт"],
   trick_taken_by: ["trick {n} taken by {name}", "взятка {n}: взял {name}"],
+  next_lead_comes: ["{name} leads the next trick…", "{name} начинает следующую взятку…"],
+  trick_hold_skip: ["Click to see the next trick now", "Нажмите, чтобы сразу увидеть следующую взятку"],
   prev_deal_trick: ["deal {deal}, trick {n}, taken by {name}", "сдача {deal}, взятка {n}: взял {name}"],
   last_trick: ["last trick", "последняя взятка"],
   cards_in_hand: ["{n} cards in hand", "карт на руке: {n}"],
