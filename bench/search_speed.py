@@ -12,11 +12,12 @@ Every build is run in a child process of its own, the builds interleaved
 round by round (``--rounds``), so that a change in the machine's load hits
 them alike; the figures are per round (median and best) with the load
 average beside them.  A build is ``compiled``, ``pure`` (``MUSHKA_PURE=1``),
-or either of them for another source tree given as ``NAME=PATH`` (the
-``src`` directory of another checkout, e.g. an older commit, built or not):
+or another source tree given as ``NAME=PATH`` (the ``src`` directory of
+another checkout, e.g. an older commit, built or not; a name ending in
+``-pure`` runs it with ``MUSHKA_PURE=1``):
 
     python bench/search_speed.py                                  # compiled and pure
-    python bench/search_speed.py --builds compiled,pure,base=/tmp/old/src,base-pure=/tmp/old/src
+    python bench/search_speed.py --builds compiled,pure,base=OLD/src,base-pure=OLD/src
     python bench/search_speed.py --profile kopilka                # cProfile one variant, pure build
 """
 

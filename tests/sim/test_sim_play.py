@@ -15,6 +15,7 @@ from mushka.sim.play import (
     GameJob,
     Table,
     derive_seed,
+    drive,
     game_seed,
     play_job,
     run_jobs,
@@ -177,3 +178,19 @@ def test_seat_bots_errors():
     with pytest.raises(SimulationError) as err:
         seat_bots(["random"] * 3, make_rules("kopilka"))
     assert err.value.rule == "K1"
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri", "kopilka"])
+def test_forced_actions_played_without_a_view_are_the_bots_own(variant):
+    """drive() skips the view of a forced action for the rules of thumb and the search:
+    the games are the ones the bots play through their views, action for action."""
+    rules = make_rules(variant, 4)
+    specs = ["heuristic", "search:iterations=12,seconds=0", "heuristic", "random"]
+    for seed in range(2):
+        fast = new_game(rules, rng=seed, max_deals=12) if rules.has_trumps else new_game(rules, rng=seed)
+        drive(fast, [make_bot(s) for s in specs], random.Random(seed), fast=[False, False, False, True])
+        slow = new_game(rules, rng=seed, max_deals=12) if rules.has_trumps else new_game(rules, rng=seed)
+        play_game(slow, [make_bot(s) for s in specs], random.Random(seed))
+        assert [d.actions for d in fast.finished] == [d.actions for d in slow.finished]
+        assert fast.result == slow.result
+        assert fast.finished and fast.result is not None

@@ -37,7 +37,7 @@ from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
 from mushka.bots.policy import bit_list, card_power, tables
 from mushka.bots.sampler import BeliefModel, WorldSampler
-from mushka.bots.value import Outlook
+from mushka.bots.value import Outlook, world_values
 from mushka.cards import SUIT_MASKS
 from mushka.engine import Action, Deal, Phase
 from mushka.engine.actions import PASS, STAND_PAT, TAKES, stand_mask
@@ -51,8 +51,6 @@ DEFAULT_SECONDS = 0.3
 
 FITTED = BeliefModel()
 """The likelihood factors the search weighs worlds with (fitted by ``bench/bots_inference.py``)."""
-
-_REDISTRIBUTE = Phase.REDISTRIBUTE
 
 WorldSource = Callable[[random.Random], Deal | None]
 
@@ -151,7 +149,6 @@ class SearchBot:
         outlook = Outlook.of(view, self.tau)
         playout = Playout(d.rules, outlook.records, epsilon=self.epsilon, last_game=outlook.last_game)
         root = Root.of(d)
-        me = outlook.seat
         k = len(cands)
         iterations = self.iterations
         if d.phase == Phase.DECLARE:
@@ -177,30 +174,7 @@ class SearchBot:
                 break
             w = 1.0 if weight is None else weight()
             seed = rng.getrandbits(32)
-            values = [0.0] * k
-            # The same numbers for every candidate: chance still to come (K7 picks, only while
-            # kopilka's groups are shared out) and the playout's.  Each generator is seeded once
-            # per world and wound back for every candidate (a state is quicker to restore than
-            # a seed to expand), so each candidate sees the very numbers a fresh generator gives.
-            chance = random.Random(seed) if world.phase is _REDISTRIBUTE else None
-            chance_state = () if chance is None else chance.getstate()
-            moves.seed(seed + 1)
-            moves_state = moves.getstate()
-            first = True
-            for i in active:
-                if not first:
-                    moves.setstate(moves_state)
-                    if chance is not None:
-                        chance.setstate(chance_state)
-                first = False
-                x = world.copy(chance)
-                score = playout.run(x, cands[i], moves, root, me)
-                if score is None:
-                    result = x.result
-                    assert result is not None
-                    values[i] = outlook.utility(result)
-                else:
-                    values[i] = outlook.utility_of(score)
+            values = world_values(world, cands, active, seed, moves, playout, root, outlook)
             spent += len(active)
             base = values[0]
             for i in active:

@@ -19,12 +19,17 @@ money for one seat:
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from mushka.bots.playout import Score
+from mushka.bots.playout import Playout, Root, Score
 from mushka.bots.policy import outlook_fit, win_chances
-from mushka.engine import DealResult
+from mushka.engine import Action, Deal, DealResult, Phase
 from mushka.match import GameView
+
+_REDISTRIBUTE: Final = Phase.REDISTRIBUTE
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +117,41 @@ class Outlook:
         p = win_chances(records, self.tau, self.mushka)[me]
         others = sum(max(r, 0) for s, r in enumerate(records) if s != me)
         return self.stake * (p * others - (1 - p) * max(records[me], 0))
+
+
+def world_values(world: Deal, cands: Sequence[Action], active: Sequence[int], seed: int, moves: random.Random,
+                 playout: Playout, root: Root, outlook: Outlook) -> list[float]:
+    """What each candidate of ``active`` is worth to the outlook's seat in one sampled world.
+
+    Every candidate is played out on its own copy of ``world`` with the same
+    random numbers (common random numbers: they are compared on equal terms):
+    the chance still to come (K7 picks, only while kopilka's groups are shared
+    out) from ``seed`` and the playout's from ``seed + 1``.  Each generator is
+    seeded once per world and wound back for every candidate (a state is
+    quicker to restore than a seed to expand), so each candidate sees the very
+    numbers a fresh ``random.Random`` would give.  ``moves`` is the playouts'
+    generator, reseeded here.  The list has a value for every candidate, 0 for
+    those not in ``active``.
+    """
+    values = [0.0] * len(cands)
+    chance = random.Random(seed) if world.phase is _REDISTRIBUTE else None
+    chance_state = () if chance is None else chance.getstate()
+    moves.seed(seed + 1)
+    moves_state = moves.getstate()
+    me = outlook.seat
+    first = True
+    for i in active:
+        if not first:
+            moves.setstate(moves_state)
+            if chance is not None:
+                chance.setstate(chance_state)
+        first = False
+        x = world.copy(chance)
+        score = playout.run(x, cands[i], moves, root, me)
+        if score is None:
+            result = x.result
+            assert result is not None
+            values[i] = outlook.utility(result)
+        else:
+            values[i] = outlook.utility_of(score)
+    return values

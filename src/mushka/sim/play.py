@@ -36,6 +36,8 @@ from functools import cache
 from pathlib import Path
 
 from mushka.bots import Bot, RandomBot, make_bot
+from mushka.bots.heuristic import HeuristicBot
+from mushka.bots.search import SearchBot
 from mushka.engine.events import Paid
 from mushka.errors import MushkaError
 from mushka.match import Game, new_game
@@ -262,6 +264,8 @@ def drive(game: Game, bots: Sequence[Bot], rng: random.Random, *, fast: Sequence
           unchecked: bool = False) -> Game:
     """Play ``game`` to its end like :func:`mushka.bots.play_game`.
 
+    A forced action (the only legal one) of the rules of thumb or the search
+    is played without building the seat's view: they would play it at once.
     Seats flagged in ``fast`` are plain random bots: they choose from
     :meth:`Game.legal_actions` without a view, drawing from ``rng`` exactly
     as :class:`~mushka.bots.RandomBot` does.  With ``unchecked`` a table of
@@ -273,14 +277,24 @@ def drive(game: Game, bots: Sequence[Bot], rng: random.Random, *, fast: Sequence
         while not game.is_over:
             game.apply_unchecked(choice(game.legal_actions()))
         return game
+    blind = [type(b) in _FORCED_BLIND for b in bots]
     while not game.is_over:
         seat = game.to_act
         if fast[seat]:
             action = rng.choice(game.legal_actions())
+        elif blind[seat] and len(legal := game.legal_actions()) == 1:
+            action = legal[0]  # forced: the bot would play it without looking (no view built)
         else:
             action = bots[seat].choose(game.view(seat), rng)
         game.apply(action, seat)
     return game
+
+
+# Bots that play a forced action (the only legal one) at once, without reading their view
+# or drawing from the generator: for them :func:`drive` builds no view when the action is
+# forced (about 30 % of the decisions of classic and mistigri, the costliest part of a
+# simulation being the view).
+_FORCED_BLIND: tuple[type, ...] = (HeuristicBot, SearchBot)
 
 
 def summarise(game: Game, job: GameJob, *, track: bool = False) -> GameStats:
