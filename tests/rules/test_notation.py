@@ -239,3 +239,11 @@ def test_n4_a_seeded_deal_is_the_deck_random_shuffle_gives():
     order = list(rules.deck_indices)
     random.Random(7).shuffle(order)
     assert [c.index for c in new_deal(rules, 0, rng=random.Random(7)).deck] == order
+
+
+def test_n3_card_count_is_the_number_of_cards_of_a_mask():
+    from mushka.cards import ALL_CARDS_MASK, card_count
+
+    rng = random.Random(3)
+    masks = [0, ALL_CARDS_MASK, 1, 1 << 51, *(rng.getrandbits(52) for _ in range(2000))]
+    assert [card_count(m) for m in masks] == [m.bit_count() for m in masks]

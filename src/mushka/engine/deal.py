@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from mushka.cards import CARDS, Card, cards_of, parse_card
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, ActionInput, Kind, stand_mask
@@ -40,6 +40,10 @@ from mushka.rules.model import Rules
 
 # The value types moved to mushka.engine.types; they stay importable from here.
 __all__ = ["Deal", "DealResult", "Phase", "TrickRecord"]
+
+# Compiled, ``Phase.OVER`` is an attribute looked up on the enum class at every use;
+# a module constant is read directly (phases are only ever Phase members: ``is``).
+_OVER: Final = Phase.OVER
 
 
 def check_dealer(rules: Rules, dealer: object) -> None:
@@ -201,7 +205,7 @@ class Deal:
     @property
     def is_over(self) -> bool:
         """Whether the deal is settled."""
-        return self.phase == Phase.OVER
+        return self.phase is _OVER
 
     @property
     def result(self) -> DealResult | None:
@@ -268,7 +272,7 @@ class Deal:
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act; empty once the deal is over."""
-        if self.phase == Phase.OVER:
+        if self.phase is _OVER:
             return ()
         return self._legal()
 
@@ -413,7 +417,7 @@ class Deal:
         are logged as usual, so the deal can still be recorded and replayed.
         """
         random_ = rng.random
-        while self.phase != Phase.OVER:
+        while self.phase is not _OVER:
             options = self.legal_actions()
             self.apply_unchecked(options[int(random_() * len(options))])
 

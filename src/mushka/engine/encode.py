@@ -35,6 +35,8 @@ KOPILKA_TRICKS: Final = 16
 """K14/K18: at most 16 counted tricks (each takes two or more of 32 cards)."""
 PHASES: Final = 5
 """Dealing (chance), declare, redistribute, play, over."""
+_OVER: Final = Phase.OVER
+_DECLARE: Final = Phase.DECLARE
 
 
 class Layout:
@@ -323,7 +325,7 @@ class Encoder:
             return self.buffer
         # Asked twice at the same step (OpenSpiel does): nothing changed.
         version = (len(deal._log), len(deal._picks))
-        if version == self._version and deal.phase != Phase.OVER:
+        if version == self._version and deal.phase is not _OVER:
             return self.buffer
         self._version = version
         seat = self.seat
@@ -385,7 +387,7 @@ class Encoder:
         if not self._played:
             self._mask("turnup", 1 << deal.turnup)
             self._one_hot("trump", deal.trump)
-        if deal.phase == Phase.DECLARE or not self._played:
+        if deal.phase is _DECLARE or not self._played:
             # Declarations are written once more when play begins, then never change (C7).
             decl = deal._decl
             exch = deal._exch
@@ -400,7 +402,7 @@ class Encoder:
                     exch_last[s] = exch[s]
             self._set(off["turnup_taken"], 1.0 if deal._took else 0.0)
             self._set(off["talon"], len(deal._talon) / d)
-            self._played = deal.phase != Phase.DECLARE
+            self._played = deal.phase is not _DECLARE
         shown = deal._open | (1 << deal._final[2] if deal._final[2] >= 0 else 0)
         if shown or self._shown:
             for s in range(n):

@@ -59,6 +59,8 @@ PASS_ID: Final = 0
 """Pass (C7 at the declarations, K11 on a trick)."""
 HAND_SIZE: Final = 5
 """C5: five cards each at the declarations (an exchange keeps five)."""
+_OVER: Final = Phase.OVER
+_PLAY: Final = Phase.PLAY
 
 _SORTED_SUBSETS: dict[tuple[int, int], tuple[int, ...]] = {}
 
@@ -117,9 +119,9 @@ class ActionSpace:
     def legal_ids(self, deal: Deal) -> list[int]:
         """The legal action ids of the seat to act, sorted (empty once the deal is over)."""
         phase = deal.phase
-        if phase == Phase.OVER:
+        if phase is _OVER:
             return []
-        if phase == Phase.PLAY:
+        if phase is _PLAY:
             base = self._play_base
             pos = self._pos_of
             if self.trumps:

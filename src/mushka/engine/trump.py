@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
-from mushka.cards import CARDS, SUIT_MASKS, Suit, cards_of, indices
+from mushka.cards import CARDS, POP13, SUIT_MASKS, Suit, card_count, cards_of, indices
 from mushka.engine.actions import PASS, PLAYS, SUIT_PLAYS, TAKES, Action, Kind, plays_of, stand_mask
 from mushka.engine.deal import Deal, DealResult, Phase
 from mushka.engine.events import (
@@ -49,6 +49,8 @@ TRICKS_PER_DEAL: Final = 5
 _BIT: Final = tuple(1 << i for i in range(52))
 _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
+_DECLARE: Final = Phase.DECLARE
+_PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 _PLAY_KIND: Final = Kind.PLAY
 
 Why = tuple[str, str, dict[str, object]] | None
@@ -177,10 +179,10 @@ class TrumpDeal(Deal):
         hand = self.hands[seat]
         # Quick exit: a special hand has at least four cards of one suit.
         if (
-            (hand & 0x1FFF).bit_count() < 4
-            and (hand & 0x3FFE000).bit_count() < 4
-            and (hand & 0x7FFC000000).bit_count() < 4
-            and (hand >> 39).bit_count() < 4
+            POP13[hand & 0x1FFF] < 4
+            and POP13[hand >> 13 & 0x1FFF] < 4
+            and POP13[hand >> 26 & 0x1FFF] < 4
+            and POP13[hand >> 39] < 4
         ):
             return None
         rules = self.rules
@@ -235,7 +237,7 @@ class TrumpDeal(Deal):
     # --- legal actions ------------------------------------------------------------
 
     def _legal(self) -> Sequence[Action]:
-        if self.phase == Phase.PLAY:
+        if self.phase is _PLAY:
             return plays_of(self._play_mask(self.to_act)[0])
         return self._declare_choices()
 
@@ -298,7 +300,7 @@ class TrumpDeal(Deal):
                 legal |= hand & priv
             else:
                 legal = self._play_mask(seat)[0]
-            for _ in range(int(random_() * legal.bit_count())):
+            for _ in range(int(random_() * card_count(legal))):
                 legal &= legal - 1
             bit = legal & -legal
             log.append(PLAYS[bit.bit_length() - 1])
@@ -311,11 +313,12 @@ class TrumpDeal(Deal):
         rules = self.rules
         hand = self.hands[seat]
         head = 1 if self._why_pass(seat) is None else 0
-        limit = min(rules.max_exchange, len(self._talon))
+        talon = len(self._talon)
+        limit = rules.max_exchange if rules.max_exchange < talon else talon
         banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
         takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
-        size = hand.bit_count()
-        subs = _subsets(size, limit, (hand & (banned - 1)).bit_count() if banned else -1)
+        size = card_count(hand)
+        subs = _subsets(size, limit, card_count(hand & (banned - 1)) if banned else -1)
         count = head + len(subs) + ((size - (banned != 0)) if takes else 0)
         index = int(r * count)
         if index < head:
@@ -341,8 +344,9 @@ class TrumpDeal(Deal):
         seat = self.to_act
         rules = self.rules
         hand = self.hands[seat]
-        head: tuple[Action, ...] = (PASS,) if self._why_pass(seat) is None else ()
-        limit = min(rules.max_exchange, len(self._talon))
+        head: tuple[Action, ...] = _PASS_ONLY if self._why_pass(seat) is None else ()
+        talon = len(self._talon)
+        limit = rules.max_exchange if rules.max_exchange < talon else talon
         banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
         takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
         return _DeclareChoices(head, hand, limit, banned, takes)
@@ -366,7 +370,7 @@ class TrumpDeal(Deal):
         seat = self.to_act
         hand = self.hands[seat]
         rules = self.rules
-        if self.phase == Phase.DECLARE:
+        if self.phase is _DECLARE:
             if kind is Kind.PASS:
                 return self._why_pass(seat)
             if kind is Kind.STAND:
@@ -475,7 +479,7 @@ class TrumpDeal(Deal):
     def _stand(self, mask: int, ev: list[Event] | None) -> None:
         seat = self.to_act
         hand = self.hands[seat] ^ mask
-        k = mask.bit_count()
+        k = card_count(mask)
         drawn = 0
         talon = self._talon
         for _ in range(k):
@@ -494,7 +498,7 @@ class TrumpDeal(Deal):
             hit = self._special(seat)
             if hit is not None:
                 self._show([hit], ev)
-                if self.phase == Phase.OVER:
+                if self.phase is _OVER:
                     return
         self._next_declarer(ev)
 
@@ -712,20 +716,21 @@ class _DeclareChoices(Sequence[Action]):
         self._limit = limit
         self._banned = banned  # the privileged card's bit if it may not be discarded (MI5)
         self._takes = takes
-        size = hand.bit_count()
-        count = _SUBSET_COUNT.get((size, limit, banned != 0))
-        if count is None:
-            count = len(_subsets(size, limit, 0 if banned else -1))
-            _SUBSET_COUNT[(size, limit, banned != 0)] = count
-        self._len = len(head) + count + ((size - (banned != 0)) if takes else 0)
+        size = card_count(hand)
+        key = size << 16 | limit << 8 | (banned != 0)
+        found = _SUBSET_COUNT.get(key)
+        if found is None:
+            found = len(_subsets(size, limit, 0 if banned else -1))
+            _SUBSET_COUNT[key] = found
+        self._len = len(head) + found + ((size - (banned != 0)) if takes else 0)
         self._subs: tuple[int, ...] = ()
         self._tail: tuple[Action, ...] = ()
 
     def _realise(self) -> None:
         hand = self._hand
         # The banned card's position among the hand's cards, in index order.
-        banned = (hand & (self._banned - 1)).bit_count() if self._banned else -1
-        self._subs = _subsets(hand.bit_count(), self._limit, banned)
+        banned = card_count(hand & (self._banned - 1)) if self._banned else -1
+        self._subs = _subsets(card_count(hand), self._limit, banned)
 
     def _takes_tail(self) -> tuple[Action, ...]:
         if not self._tail:
@@ -782,14 +787,15 @@ class _DeclareChoices(Sequence[Action]):
         return any(a == value for a in self)
 
 
-_SUBSET_COUNT: dict[tuple[int, int, bool], int] = {}
-_SUBSET_CACHE: dict[tuple[int, int, int], tuple[int, ...]] = {}
+# Keyed by small ints packed from (size, limit, banned): no key tuple is made per lookup.
+_SUBSET_COUNT: dict[int, int] = {}
+_SUBSET_CACHE: dict[int, tuple[int, ...]] = {}
 
 
 def _subsets(size: int, limit: int, banned: int) -> tuple[int, ...]:
     """Position masks of the exchanges allowed: at most ``limit`` cards, never
     position ``banned``; ordered by size, then by position mask."""
-    key = (size, limit, banned)
+    key = size << 16 | limit << 8 | (banned + 1)
     found = _SUBSET_CACHE.get(key)
     if found is None:
         masks = [
