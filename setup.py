@@ -42,6 +42,7 @@ COMPILED = (
     "mushka/engine/deal.py",
     "mushka/engine/encode.py",
     "mushka/engine/events.py",
+    "mushka/engine/exchanges.py",
     "mushka/engine/ids.py",
     "mushka/engine/kopilka.py",
     "mushka/engine/resample.py",

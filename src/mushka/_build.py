@@ -44,6 +44,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.deal",
     "mushka.engine.encode",
     "mushka.engine.events",
+    "mushka.engine.exchanges",
     "mushka.engine.ids",
     "mushka.engine.kopilka",
     "mushka.engine.resample",

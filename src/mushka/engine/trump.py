@@ -18,8 +18,8 @@ so :meth:`TrumpDeal.apply_unchecked` allocates almost nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from collections.abc import Sequence
+from typing import Final
 
 from mushka.cards import CARDS, POP13, SUIT_MASKS, Suit, card_count, cards_of, indices
 from mushka.engine.actions import PASS, PLAYS, SUIT_PLAYS, TAKES, Action, Kind, plays_of, stand_mask
@@ -40,6 +40,7 @@ from mushka.engine.events import (
     TrickTaken,
     TurnedUp,
 )
+from mushka.engine.exchanges import DeclareChoices, exchange_subsets
 from mushka.engine.views import DealView
 
 UNDECIDED: Final = 0
@@ -318,7 +319,7 @@ class TrumpDeal(Deal):
         banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
         takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
         size = card_count(hand)
-        subs = _subsets(size, limit, card_count(hand & (banned - 1)) if banned else -1)
+        subs = exchange_subsets(size, limit, card_count(hand & (banned - 1)) if banned else -1)
         count = head + len(subs) + ((size - (banned != 0)) if takes else 0)
         index = int(r * count)
         if index < head:
@@ -340,7 +341,7 @@ class TrumpDeal(Deal):
             rest &= rest - 1
         return TAKES[(rest & -rest).bit_length() - 1]
 
-    def _declare_choices(self) -> _DeclareChoices:
+    def _declare_choices(self) -> DeclareChoices:
         seat = self.to_act
         rules = self.rules
         hand = self.hands[seat]
@@ -349,7 +350,7 @@ class TrumpDeal(Deal):
         limit = rules.max_exchange if rules.max_exchange < talon else talon
         banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
         takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
-        return _DeclareChoices(head, hand, limit, banned, takes)
+        return DeclareChoices(head, hand, limit, banned, takes)
 
     def _why_pass(self, seat: int) -> Why:
         rules = self.rules
@@ -697,114 +698,6 @@ class TrumpDeal(Deal):
             exchanged=tuple(self._exch),
             playing=tuple(self._order),
         )
-
-
-class _DeclareChoices(Sequence[Action]):
-    """C6-C8: the declaration choices of one seat, built lazily.
-
-    A hand of five offers up to 32 exchanges; a random player needs only one
-    of them, so the length is known at once and the items are made on demand
-    (STYLE 3: no per-action churn).  Order: pass (if allowed), every stand
-    from pat to the largest exchange, then the dealer's takes.
-    """
-
-    __slots__ = ("_banned", "_hand", "_head", "_len", "_limit", "_subs", "_tail", "_takes")
-
-    def __init__(self, head: tuple[Action, ...], hand: int, limit: int, banned: int, takes: bool) -> None:
-        self._head = head
-        self._hand = hand
-        self._limit = limit
-        self._banned = banned  # the privileged card's bit if it may not be discarded (MI5)
-        self._takes = takes
-        size = card_count(hand)
-        key = size << 16 | limit << 8 | (banned != 0)
-        found = _SUBSET_COUNT.get(key)
-        if found is None:
-            found = len(_subsets(size, limit, 0 if banned else -1))
-            _SUBSET_COUNT[key] = found
-        self._len = len(head) + found + ((size - (banned != 0)) if takes else 0)
-        self._subs: tuple[int, ...] = ()
-        self._tail: tuple[Action, ...] = ()
-
-    def _realise(self) -> None:
-        hand = self._hand
-        # The banned card's position among the hand's cards, in index order.
-        banned = card_count(hand & (self._banned - 1)) if self._banned else -1
-        self._subs = _subsets(card_count(hand), self._limit, banned)
-
-    def _takes_tail(self) -> tuple[Action, ...]:
-        if not self._tail:
-            out = []
-            rest = self._hand & ~self._banned
-            while rest:
-                low = rest & -rest
-                out.append(TAKES[low.bit_length() - 1])
-                rest ^= low
-            self._tail = tuple(out)
-        return self._tail
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        h = len(self._head)
-        if 0 <= index < h:
-            return self._head[index]
-        if not 0 <= index < self._len:
-            raise IndexError(index)
-        if not self._subs:
-            self._realise()
-        index -= h
-        if index < len(self._subs):
-            # Position bits of the subset pick the hand's cards, low to high.
-            pos = self._subs[index]
-            mask = 0
-            rest = self._hand
-            while pos:
-                low = rest & -rest
-                if pos & 1:
-                    mask |= low
-                rest ^= low
-                pos >>= 1
-            return stand_mask(mask)
-        return self._takes_tail()[index - len(self._subs)]
-
-    def __iter__(self) -> Iterator[Action]:
-        for i in range(self._len):
-            yield self[i]
-
-    def __contains__(self, value: object) -> bool:
-        return any(a == value for a in self)
-
-
-# Keyed by small ints packed from (size, limit, banned): no key tuple is made per lookup.
-_SUBSET_COUNT: dict[int, int] = {}
-_SUBSET_CACHE: dict[int, tuple[int, ...]] = {}
-
-
-def _subsets(size: int, limit: int, banned: int) -> tuple[int, ...]:
-    """Position masks of the exchanges allowed: at most ``limit`` cards, never
-    position ``banned``; ordered by size, then by position mask."""
-    key = size << 16 | limit << 8 | (banned + 1)
-    found = _SUBSET_CACHE.get(key)
-    if found is None:
-        masks = [
-            m for m in range(1 << size)
-            if m.bit_count() <= limit and not (banned >= 0 and m >> banned & 1)
-        ]
-        masks.sort(key=lambda m: (m.bit_count(), m))
-        found = _SUBSET_CACHE[key] = tuple(masks)
-    return found
 
 
 def _key_tables(strength: tuple[int, ...], trump: int, priv: int,
