@@ -65,6 +65,8 @@ def test_c7_bad_action_id_is_refused_naming_the_rule(classic4):
         space.apply(deal, space.num_distinct_actions)
     assert err.value.rule == "C7"
     assert "номер хода" in err.value.message("ru")
+    # The range of ids in plain numbers (the last id, not "size - 1").
+    assert f"ids run from 0 to {space.num_distinct_actions - 1})" in err.value.message("en")
     assert deal.hands == before and not deal.actions
 
 

@@ -587,7 +587,7 @@ def shuffle(rng: random.Random, items: list[int]) -> None:
         rng.shuffle(items)
         return
     # random.Random.shuffle with _randbelow_with_getrandbits inlined (CPython 3.11+);
-    # tests/engine/test_shuffle.py checks it against the library for many seeds.
+    # tests/rules/test_notation.py checks it against the library for many seeds.
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
         n = i + 1

@@ -174,7 +174,7 @@ class ActionSpace:
         if isinstance(action_id, bool) or not isinstance(action_id, int) or not (
                 0 <= action_id < self.num_distinct_actions):
             raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
-                                     size=self.num_distinct_actions)
+                                     last=self.num_distinct_actions - 1)
         if action_id >= self._play_base and (self._discard_base < 0 or action_id < self._discard_base):
             return PLAYS[self._card_of[action_id - self._play_base]]
         if action_id == PASS_ID:
@@ -188,12 +188,12 @@ class ActionSpace:
             i = action_id - TAKE_BASE
             if i >= len(hand):
                 raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
-                                         size=self.num_distinct_actions)
+                                         last=self.num_distinct_actions - 1)
             return TAKES[hand[i]]
         p = action_id - STAND_BASE
         if p >> len(hand):
             raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
-                                     size=self.num_distinct_actions)
+                                     last=self.num_distinct_actions - 1)
         mask = 0
         for i, c in enumerate(hand):
             if p >> i & 1:
@@ -256,8 +256,8 @@ def action_space(rules: Rules) -> ActionSpace:
 
 add_texts({
     "error.bad_action_id": (
-        "action id {action} is not one of this seat's actions now (ids run from 0 to {size} - 1).",
-        "номер хода {action} сейчас не обозначает ход этого игрока (номера от 0 до {size} - 1).",
+        "action id {action} is not one of this seat's actions now (ids run from 0 to {last}).",
+        "номер хода {action} сейчас не обозначает ход этого игрока (номера от 0 до {last}).",
     ),
     "error.no_action_id": (
         "the action {action} has no id for the seat to act now.",
