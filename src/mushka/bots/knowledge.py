@@ -37,7 +37,7 @@ from mushka.engine.events import (
     TookTurnup,
     TrickTaken,
 )
-from mushka.engine.resample_kopilka import KopilkaFacts, kopilka_facts
+from mushka.engine.resample_kopilka import KopilkaFacts, kopilka_facts, mask_of_cards
 
 
 def suits_mask(suits: int) -> int:
@@ -46,14 +46,6 @@ def suits_mask(suits: int) -> int:
     for s in range(4):
         if suits >> s & 1:
             out |= SUIT_MASKS[s]
-    return out
-
-
-def mask_of_cards(cards: tuple[object, ...] | None) -> int:
-    """The mask of a tuple of cards (``None`` for a hidden tuple gives 0)."""
-    out = 0
-    for c in cards or ():
-        out |= 1 << c.index  # type: ignore[attr-defined]
     return out
 
 

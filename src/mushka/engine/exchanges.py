@@ -86,17 +86,7 @@ class DeclareChoices(Sequence[Action]):
             self._realise()
         index -= h
         if index < len(self._subs):
-            # Position bits of the subset pick the hand's cards, low to high.
-            pos = self._subs[index]
-            mask = 0
-            rest = self._hand
-            while pos:
-                low = rest & -rest
-                if pos & 1:
-                    mask |= low
-                rest ^= low
-                pos >>= 1
-            return stand_mask(mask)
+            return stand_mask(subset_mask(self._hand, self._subs[index]))
         return self._takes_tail()[index - len(self._subs)]
 
     def __iter__(self) -> Iterator[Action]:
@@ -110,6 +100,21 @@ class DeclareChoices(Sequence[Action]):
 # Keyed by small ints packed from (size, limit, banned): no key tuple is made per lookup.
 _SUBSET_COUNT: dict[int, int] = {}
 _SUBSET_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def subset_mask(hand: int, pos: int) -> int:
+    """The cards of ``hand`` picked by the position bits ``pos`` (bit ``i``: the hand's
+    ``i``-th card from the lowest index), as a card mask: an exchange of
+    :func:`exchange_subsets` made concrete."""
+    mask = 0
+    rest = hand
+    while pos:
+        low = rest & -rest
+        if pos & 1:
+            mask |= low
+        rest ^= low
+        pos >>= 1
+    return mask
 
 
 def exchange_subsets(size: int, limit: int, banned: int) -> tuple[int, ...]:

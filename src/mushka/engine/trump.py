@@ -40,7 +40,7 @@ from mushka.engine.events import (
     TrickTaken,
     TurnedUp,
 )
-from mushka.engine.exchanges import DeclareChoices, exchange_subsets
+from mushka.engine.exchanges import DeclareChoices, exchange_subsets, subset_mask
 from mushka.engine.views import DealView
 
 UNDECIDED: Final = 0
@@ -326,16 +326,7 @@ class TrumpDeal(Deal):
             return PASS
         index -= head
         if index < len(subs):
-            pos = subs[index]
-            mask = 0
-            rest = hand
-            while pos:
-                low = rest & -rest
-                if pos & 1:
-                    mask |= low
-                rest ^= low
-                pos >>= 1
-            return stand_mask(mask)
+            return stand_mask(subset_mask(hand, subs[index]))
         rest = hand & ~banned
         for _ in range(index - len(subs)):
             rest &= rest - 1
