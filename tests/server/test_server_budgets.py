@@ -14,7 +14,9 @@ from serverkit import Player, create, running
 from mushka.server.app import lobby_of
 from mushka.server.bodies import CreateTable
 
-BOTS = {"variant": "classic", "players": 3, "seats": ["bot:random"] * 3, "start": True}
+# No special hand ends these parties at the deal (C22): each table of bots stays one that counts.
+BOTS = {"variant": "classic", "players": 3, "seats": ["bot:random"] * 3, "start": True,
+        "options": {"flush": "none", "privileged_four": "none"}}
 
 
 def test_p12_tables_of_bots_only_are_capped_per_address_and_in_all(tmp_path: Path) -> None:

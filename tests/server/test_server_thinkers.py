@@ -22,7 +22,9 @@ from mushka.rules import make_rules
 from mushka.server.app import lobby_of
 from mushka.server.thinkers import TRIES, Thinkers, WorkerLost
 
-BOTS = {"variant": "classic", "players": 3, "seats": ["bot:heuristic"] * 3, "start": True}
+# No special hand ends these parties at the deal (C22): the bots surely have moves to make.
+BOTS = {"variant": "classic", "players": 3, "seats": ["bot:heuristic"] * 3, "start": True,
+        "options": {"flush": "none", "privileged_four": "none"}}
 
 
 def span(seconds: float) -> tuple[int, float, float]:
