@@ -70,18 +70,22 @@ def test_c7_bad_action_id_is_refused_naming_the_rule(classic4):
     assert deal.hands == before and not deal.actions
 
 
-def test_c13_an_illegal_id_names_the_rule(classic4):
-    state = StepDeal(classic4)
-    rng = random.Random(5)
+def within_a_trick(rules, rng: random.Random) -> StepDeal:
+    """A random deal stepped to a decision inside a trick (a card already led, C13)."""
+    state = StepDeal(rules)
     while True:
         if state.is_chance():
             state.apply_chance(rng.choice(state.chance_outcomes())[0])
         elif state.deal.phase.name == "PLAY" and state.deal.current_trick:
-            break
+            return state
         elif state.is_over():
-            state = StepDeal(classic4)
+            state = StepDeal(rules)
         else:
             state.apply_id(rng.choice(state.legal_action_ids()))
+
+
+def test_c13_an_illegal_id_names_the_rule(classic4):
+    state = within_a_trick(classic4, random.Random(5))
     illegal = [i for i in range(38, state.space.num_distinct_actions) if i not in state.legal_action_ids()]
     steps = state.history
     with pytest.raises(IllegalActionError) as err:
@@ -206,17 +210,7 @@ def test_tensor_lists_hold_the_buffers_values(variant, players):
 
 def test_c13_a_listed_id_changed_by_the_caller_is_still_checked(classic4):
     # apply_id trusts only the ids it listed itself at this very step.
-    state = StepDeal(classic4)
-    rng = random.Random(8)
-    while True:
-        if state.is_chance():
-            state.apply_chance(rng.choice(state.chance_outcomes())[0])
-        elif state.deal.phase.name == "PLAY" and state.deal.current_trick:
-            break
-        elif state.is_over():
-            state = StepDeal(classic4)
-        else:
-            state.apply_id(rng.choice(state.legal_action_ids()))
+    state = within_a_trick(classic4, random.Random(8))
     ids = state.legal_action_ids()
     illegal = next(i for i in range(38, state.space.num_distinct_actions) if i not in ids)
     ids.append(illegal)
