@@ -130,6 +130,34 @@ def strongest_bot() -> str:
     return LEVELS[-1].spec
 
 
+def strongest_level() -> str:
+    """The id of the strongest fair level (the one :func:`strongest_bot` plays)."""
+    spec = strongest_bot()
+    return next((lv.id for lv in LEVELS if lv.spec == spec), LEVELS[-1].id)
+
+
+def default_opponent(offered: list[str]) -> str:
+    """The opponent a front end seats when nobody chose, among the bot names ``offered``.
+
+    The strongest fair level when offered, else the strongest level offered,
+    else the heuristic bot, else random.  Every search level is bounded in
+    time per decision (``seconds=``), so the strongest keeps a table's pace;
+    the browser table and ``mushka play`` both seat it (docs/play.md).
+    """
+    for name in (strongest_level(), *reversed(level_ids()), "heuristic"):
+        if name in offered:
+            return name
+    return "random"
+
+
+def opponent_title(spec: str, lang: str = "en") -> str:
+    """What a player reads for the bot ``spec``: a level's name (``Expert``), else the spec itself."""
+    for lv in LEVELS:
+        if lv.id == spec:
+            return lv.title(lang)
+    return spec
+
+
 def _level_factory(lv: Level) -> object:
     def factory() -> Bot:
         return lv.make()
