@@ -22,7 +22,7 @@ from mushka.bots import (
 )
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot
-from mushka.bots.levels import NoviceBot
+from mushka.bots.novice import NoviceBot
 from mushka.errors import OptionsError
 
 

@@ -131,8 +131,8 @@ def _load_builtin() -> None:
     """Import the bot modules that register themselves (if present)."""
     import importlib
 
-    for module in ("mushka.bots.heuristic", "mushka.bots.search", "mushka.bots.ismcts", "mushka.bots.oracle",
-                   "mushka.bots.levels"):
+    for module in ("mushka.bots.heuristic", "mushka.bots.novice", "mushka.bots.search", "mushka.bots.ismcts",
+                   "mushka.bots.oracle", "mushka.bots.levels"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
