@@ -11,6 +11,7 @@ from mushka import make_rules, new_game
 from mushka.bots import (
     DEFAULT_LEVEL,
     RESEARCH_ONLY,
+    default_opponent,
     describe_levels,
     fair_bots,
     level,
@@ -19,6 +20,7 @@ from mushka.bots import (
     make_bot,
     play_game,
     strongest_bot,
+    strongest_level,
 )
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot
@@ -30,6 +32,7 @@ def test_level_ids_are_stable_and_ordered_weakest_first():
     # Front ends store these ids: renaming or reordering one breaks saved tables and links.
     assert level_ids() == ["beginner", "casual", "club", "strong", "expert"]
     assert DEFAULT_LEVEL in level_ids()
+    assert DEFAULT_LEVEL == strongest_level() == default_opponent(fair_bots())
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -67,8 +67,9 @@ LEVELS: tuple[Level, ...] = (
 )
 """Every level, weakest first (the order is part of the contract)."""
 
-DEFAULT_LEVEL = "strong"
-"""The level a front end proposes first (a fair game for most players)."""
+DEFAULT_LEVEL = LEVELS[-1].id
+"""The level a front end proposes first: the strongest fair one (:func:`default_opponent`
+seats it when nobody chose; each of its moves is bounded in time)."""
 
 
 def levels() -> list[Level]:
