@@ -87,8 +87,12 @@ def test_unknown_level_is_refused_in_both_languages():
 
 
 def test_a_level_takes_no_parameters():
-    with pytest.raises(OptionsError):
+    with pytest.raises(OptionsError) as caught:
         make_bot("expert:iterations=5")
+    # The refusal says why and which spec to tune instead, in both languages.
+    for lang in ("en", "ru"):
+        said = caught.value.message(lang)
+        assert "'iterations'" in said and level("expert").spec in said and "'expert'" in said
 
 
 def test_novice_without_mistakes_plays_as_the_rules_of_thumb():

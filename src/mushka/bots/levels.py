@@ -133,6 +133,7 @@ def _level_factory(lv: Level) -> object:
         return lv.make()
 
     factory.__doc__ = f"The {lv.id} level ({lv.spec})."
+    factory.level_spec = lv.spec  # type: ignore[attr-defined]  # make_bot names it when parameters are given
     return factory
 
 
