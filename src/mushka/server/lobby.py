@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
-from mushka.bots import default_opponent, fair_bots
+from mushka.bots import LEVELS, default_opponent, fair_bots
 from mushka.errors import MushkaError, OptionsError
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
@@ -28,6 +28,7 @@ from mushka.server.bodies import (
     CreateTable,
     CreateTableReply,
     JoinReply,
+    LevelInfo,
     Limits,
     Meta,
     OptionInfo,
@@ -476,8 +477,10 @@ class Lobby:
                                         players=list(v.players), default_players=v.default_players,
                                         privileged=v.privileged.code, options=options))
         c = self.config
+        levels = [LevelInfo(id=lv.id, name_en=lv.title("en"), name_ru=lv.title("ru"), blurb_en=lv.blurb("en"),
+                            blurb_ru=lv.blurb("ru")) for lv in LEVELS if lv.id in self.services.bots]
         return Meta(server=__version__, variants=variants, bots=list(self.services.bots),
-                    default_bot=self.services.default_bot, public_url=c.public_url,
+                    default_bot=self.services.default_bot, levels=levels, public_url=c.public_url,
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,
