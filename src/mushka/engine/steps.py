@@ -87,7 +87,8 @@ class StepDeal:
         """A deal of ``rules`` dealt by ``dealer``, its deck still to be dealt.
 
         ``record_events`` keeps the event log (views, records and
-        :meth:`info_state_key` use it); ``state`` is a kopilka game's money
+        :meth:`info_state_key` use it); without it the log is built the first
+        time one of them asks (by replay) and kept from then on; ``state`` is a kopilka game's money
         (``pot=``, ``balances=``) as for :func:`~mushka.engine.new_deal`.
         """
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
@@ -320,8 +321,11 @@ class StepDeal:
         self._log.append(action)
         self._history.append(action_id)
         try:
-            if self._record:
+            if deal._events is not None:
                 # Checked already (apply_id / apply_action): apply with events, no second check.
+                # Without record_events the log is made only once somebody asks for it (a view,
+                # an information-state key: Deal.events replays the deal once), and from then
+                # on it is kept up step by step like a recorded one.
                 events: list[Event] = []
                 deal._log.append(action)
                 deal._do(action, events)
