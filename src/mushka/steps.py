@@ -20,6 +20,7 @@ from typing import Any, Final, Self
 
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal
+from mushka.engine.ids import action_space
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, MushkaError
@@ -151,6 +152,12 @@ class StepGame:
         if self.is_over() or self._step is None:
             return []
         return self._step.legal_action_ids()
+
+    def legal_action_mask(self) -> bytearray:
+        """The legal ids as a mask: one byte per id, 1 where it is legal."""
+        if self.is_over() or self._step is None:
+            return bytearray(action_space(self.rules).num_distinct_actions)
+        return self._step.legal_action_mask()
 
     def apply_id(self, action_id: int) -> None:
         """Check and apply ``action_id`` by the seat to act (errors name the rule)."""

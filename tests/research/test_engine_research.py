@@ -142,6 +142,74 @@ def test_n4_an_impossible_outcome_changes_nothing(classic4):
     assert len(state.chance_outcomes()) == classic4.deck_size - 1
 
 
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_n4_a_whole_deck_at_once_is_its_chance_steps_one_by_one(variant, players):
+    rules = make_rules(variant, players)
+    for seed in range(10):
+        order = random.Random(seed).sample(range(rules.deck_size), rules.deck_size)
+        one, whole = StepDeal(rules, seed % players), StepDeal(rules, seed % players)
+        for k in order:
+            one.apply_chance(k)
+        whole.apply_deck(order)
+        assert whole.history == one.history
+        assert whole.chance_outcomes() == one.chance_outcomes()
+        if not one.is_chance():
+            assert whole.deal.deck == one.deal.deck
+            assert whole.legal_action_ids() == one.legal_action_ids()
+
+
+def test_n4_a_bad_whole_deck_is_refused_and_changes_nothing(classic4):
+    size = classic4.deck_size
+    state = StepDeal(classic4)
+    for bad in ([0, 0, *range(2, size)], [*range(size - 1), size], list(range(size - 1)), [True, *range(1, size)]):
+        with pytest.raises(ChanceError) as err:
+            state.apply_deck(bad)
+        assert err.value.rule == "N4"
+        assert state.history == () and state.is_chance()
+        assert len(state.chance_outcomes()) == size
+    state.apply_chance(3)
+    with pytest.raises(ChanceError):
+        state.apply_deck(range(size))  # only before the first card
+    assert state.history == (3,)
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_legal_action_mask_marks_the_legal_ids(variant, players):
+    rules = make_rules(variant, players)
+    space = action_space(rules)
+
+    def check(state):
+        mask = state.legal_action_mask()
+        assert len(mask) == space.num_distinct_actions
+        assert [i for i, b in enumerate(mask) if b] == state.legal_action_ids()
+        assert set(mask) <= {0, 1}
+
+    for seed in range(4):
+        state = random_steps(rules, seed, check=check)
+        assert not any(state.legal_action_mask())
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_tensors_asked_now_and_then_equal_fresh_ones(variant, players):
+    # An encoder asked only at some steps catches up over several steps at once
+    # (several cards played, a trick or two taken): it must still equal a fresh one.
+    rules = make_rules(variant, players)
+    for seed in range(8):
+        ask = random.Random(100 + seed)
+        seats = [s for s in range(players) if ask.random() < 0.7] or [0]
+
+        def check(state, seats=seats, ask=ask):
+            for seat in seats:
+                if ask.random() < 0.3:
+                    assert state.observation(seat) == Encoder(rules, seat).encode(state.deal)
+                    assert state.information_state(seat) == Encoder(rules, seat, history=True).encode(state.deal)
+
+        state = random_steps(rules, seed, check=check)
+        for seat in range(players):
+            assert state.observation(seat) == Encoder(rules, seat).encode(state.deal)
+            assert state.information_state(seat) == Encoder(rules, seat, history=True).encode(state.deal)
+
+
 def test_c22_a_deal_won_at_the_deal_ends_after_its_last_chance_step():
     rules = make_rules("classic", 4)  # C22 default: four of a suit and the A♠ win the мушка
     deck = stack_deck(rules, ["AS 7D 8D 9D TD", None, None, None], dealer=0, fill=True)

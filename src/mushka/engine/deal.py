@@ -74,6 +74,7 @@ class Deal:
         "_picks",
         "_result",
         "_rng",
+        "_seen",
         "_steps",
         "_talon",
         "_trick",
@@ -106,6 +107,7 @@ class Deal:
     _steps: bool
     _result: DealResult | None
     _events: list[Event] | None
+    _seen: list[list[Event]] | None
     _won: list[int]
     _tricks: list[tuple[int, tuple[int, ...], int, int, bool, int]]
     _trick: list[int]
@@ -166,6 +168,7 @@ class Deal:
         self._log = []
         self._result = None
         self._events = [] if record_events else None
+        self._seen = None
         self._won = [0] * self.n
         self._tricks = []
         self._trick = []
@@ -385,10 +388,25 @@ class Deal:
         """
         if self._events is None:
             self._events = self.replayed()._events
-        assert self._events is not None
+            self._seen = None
+        events = self._events
+        assert events is not None
         if omniscient:
-            return list(self._events)
-        return [e.seen_by(seat) for e in self._events]
+            return list(events)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            return [e.seen_by(seat) for e in events]
+        # Each viewer's redacted log is kept and extended by the events since it was last
+        # asked for (the log only grows: a replay rebuilds the same events), instead of
+        # redacting the whole log again at every decision of a long deal (kopilka).
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = [[] for _ in range(self.n + 1)]
+        mine = seen[self.n if seat is None else seat]
+        if len(mine) > len(events):
+            mine.clear()
+        if len(mine) < len(events):
+            mine.extend([e.seen_by(seat) for e in events[len(mine):]])
+        return mine[:]
 
     def replayed(self) -> Self:
         """A fresh deal replayed from this one's deck, picks and actions."""
@@ -449,6 +467,7 @@ class Deal:
         other._rng = self._rng if rng is None else rng
         other._result = self._result
         other._events = None if self._events is None else self._events[:]
+        other._seen = None
         other._won = self._won[:]
         other._tricks = self._tricks[:]
         other._trick = self._trick[:]

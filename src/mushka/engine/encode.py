@@ -111,11 +111,13 @@ class Encoder:
         "_done_mask",
         "_exch_last",
         "_history",
+        "_hots",
         "_kopilka",
-        "_last",
+        "_masks",
         "_n",
         "_ndone",
         "_nevents",
+        "_nscanned",
         "_ntricks",
         "_ntricks_history",
         "_o_declared",
@@ -132,10 +134,14 @@ class Encoder:
         "_shown",
         "_table",
         "_taken_back",
-        "_tstate",
+        "_tcards",
+        "_tdone",
+        "_tmask",
         "_values",
-        "_version",
+        "_vlog",
+        "_vpicks",
         "_won_at",
+        "_won_last",
         "buffer",
         "layout",
         "rules",
@@ -151,13 +157,21 @@ class Encoder:
     _kopilka: bool
     _n: int
     _pos: tuple[int, ...]
-    _last: dict[int, int]
+    # What was last written, per offset: the card mask of a mask segment (0: none) and
+    # the index of a one-hot segment (-1: none).  Lists, not dicts: read at every step.
+    _masks: list[int]
+    _hots: list[int]
     _ntricks: int
     _ntricks_history: int
-    _version: tuple[int, int]
+    # The step last encoded (actions, picks) and the trick state then (tricks taken,
+    # cards on the table): plain ints, compared at every step without a tuple made.
+    _vlog: int
+    _vpicks: int
     _played: bool
     _shown: int
-    _tstate: tuple[int, int]
+    _tdone: int
+    _tcards: int
+    _tmask: int
     _done_mask: int
     _ndone: int
     _seen: int
@@ -166,6 +180,8 @@ class Encoder:
     _dealer_done: bool
     _table: list[int]
     _won_at: int
+    _won_last: list[int]
+    _nscanned: int
     _decl_last: list[int]
     _exch_last: list[int]
     # Offsets of the segments written at every step (-1: not in this layout).
@@ -209,14 +225,19 @@ class Encoder:
         """Start over (a new deal)."""
         self.buffer = array("f", bytes(4 * self.layout.size))
         self._values = [0.0] * self.layout.size
-        self._last = {}
+        self._masks = [0] * self.layout.size
+        self._hots = [-1] * self.layout.size
         self._ntricks = 0
+        self._nscanned = 0
         self._ntricks_history = 0
         self._seen = 0
-        self._version = (-1, -1)
+        self._vlog = -1
+        self._vpicks = -1
         self._played = False
         self._shown = 0
-        self._tstate = (-1, -1)
+        self._tdone = -1
+        self._tcards = -1
+        self._tmask = 0
         self._done_mask = 0
         self._ndone = 0
         self._taken_back = [0] * self._n
@@ -224,6 +245,7 @@ class Encoder:
         self._dealer_done = False
         self._table = [0] * self._n
         self._won_at = -1
+        self._won_last = [-1] * self._n
         # Not a declaration nor a count (UNDECIDED is 0, "no exchange" -1): written at the first step.
         self._decl_last = [-2] * self._n
         self._exch_last = [-2] * self._n
@@ -235,13 +257,18 @@ class Encoder:
         other = Encoder(self.rules, self.seat, history=self._history)
         other.buffer = self.buffer[:]
         other._values = self._values[:]
-        other._last = dict(self._last)
+        other._masks = self._masks[:]
+        other._hots = self._hots[:]
         other._ntricks = self._ntricks
+        other._nscanned = self._nscanned
         other._ntricks_history = self._ntricks_history
-        other._version = self._version
+        other._vlog = self._vlog
+        other._vpicks = self._vpicks
         other._played = self._played
         other._shown = self._shown
-        other._tstate = self._tstate
+        other._tdone = self._tdone
+        other._tcards = self._tcards
+        other._tmask = self._tmask
         other._done_mask = self._done_mask
         other._ndone = self._ndone
         other._seen = self._seen
@@ -250,6 +277,7 @@ class Encoder:
         other._dealer_done = self._dealer_done
         other._table = self._table[:]
         other._won_at = self._won_at
+        other._won_last = self._won_last[:]
         other._decl_last = self._decl_last[:]
         other._exch_last = self._exch_last[:]
         return other
@@ -272,11 +300,11 @@ class Encoder:
 
     def _mask_at(self, off: int, mask: int) -> None:
         """:meth:`_mask` at offset ``off`` of the tensor."""
-        old = self._last.get(off, 0)
+        old = self._masks[off]
         diff = old ^ mask
         if not diff:
             return
-        self._last[off] = mask
+        self._masks[off] = mask
         buf = self.buffer
         values = self._values
         pos = self._pos
@@ -297,9 +325,7 @@ class Encoder:
 
     def _one_hot_at(self, off: int, index: int) -> None:
         """:meth:`_one_hot` at offset ``off`` of the tensor."""
-        # One-hot segments are keyed apart from the card masks starting at the same offset.
-        key = -1 - off
-        old = self._last.get(key, -1)
+        old = self._hots[off]
         if old == index:
             return
         if old >= 0:
@@ -308,7 +334,7 @@ class Encoder:
         if index >= 0:
             self.buffer[off + index] = 1.0
             self._values[off + index] = 1.0
-        self._last[key] = index
+        self._hots[off] = index
 
     def _rel(self, seat: int) -> int:
         return -1 if seat < 0 else (seat - self.seat) % self._n
@@ -324,30 +350,58 @@ class Encoder:
                 self._mask("own_dealt", dealt)
             return self.buffer
         # Asked twice at the same step (OpenSpiel does): nothing changed.
-        version = (len(deal._log), len(deal._picks))
-        if version == self._version and deal.phase is not _OVER:
+        nlog = len(deal._log)
+        npicks = len(deal._picks)
+        if nlog == self._vlog and npicks == self._vpicks and deal.phase is not _OVER:
             return self.buffer
-        self._version = version
+        self._vlog = nlog
+        self._vpicks = npicks
         seat = self.seat
         d = self.rules.deck_size
-        self._mask_at(self._o_hand, deal.hands[seat])
-        self._one_hot_at(self._o_phase, int(deal.phase) + 1)
+        # Each write below is looked up first and made only when the entry changed:
+        # most steps change few of them, and a lookup is cheaper than a call.
+        masks = self._masks
+        hots = self._hots
+        o = self._o_hand
+        hand = deal.hands[seat]
+        if masks[o] != hand:
+            self._mask_at(o, hand)
+        o = self._o_phase
+        index = int(deal.phase) + 1
+        if hots[o] != index:
+            self._one_hot_at(o, index)
         to_act = deal.to_act
-        self._one_hot_at(self._o_to_act, -1 if to_act < 0 else (to_act - seat) % self._n)
+        o = self._o_to_act
+        index = -1 if to_act < 0 else (to_act - seat) % self._n
+        if hots[o] != index:
+            self._one_hot_at(o, index)
         if not self._dealer_done:
             # The dealer is written once a deal (reset() starts a new one).
             self._one_hot("dealer", self._rel(deal.dealer))
             self._dealer_done = True
         dead = deal._dead[seat]
-        if dead or self._last.get(self._o_own_discards, 0):
+        if dead != masks[self._o_own_discards]:
             self._mask_at(self._o_own_discards, dead)
         n = self._n
         trick = deal._trick
         tricks = deal._tricks
-        changed = (len(tricks), len(trick)) != self._tstate
+        changed = len(tricks) != self._tdone or len(trick) != self._tcards
+        if self._kopilka and not changed:
+            # K15: a lead taken back and another card led leave as many cards on the
+            # table as before; the cards themselves tell the difference.
+            on = 0
+            for p in trick:
+                on |= 1 << (p & 63)
+            changed = on != self._tmask
         if changed:
             # A card was played or a trick taken (or taken back, K15) since the last step.
-            self._tstate = (len(tricks), len(trick))
+            self._tdone = len(tricks)
+            self._tcards = len(trick)
+            if self._kopilka:
+                on = 0
+                for p in trick:
+                    on |= 1 << (p & 63)
+                self._tmask = on
             done = self._done_mask
             for t in tricks[self._ndone:]:
                 for p in t[1]:
@@ -364,7 +418,8 @@ class Encoder:
                 if on_table[k] != before[k]:  # only the seats whose card changed
                     self._mask_at(self._o_trick + k * d, on_table[k])
             self._table = on_table
-            self._mask_at(self._o_played, played)
+            if masks[self._o_played] != played:
+                self._mask_at(self._o_played, played)
         if self._history and self._seen == 0:
             self._mask("own_dealt", _dealt_hand(deal, seat))
             self._seen = 1
@@ -411,10 +466,16 @@ class Encoder:
         if not changed:
             return
         if len(deal._tricks) != self._won_at:
-            # A trick was taken since the last step (or it is the first step: zero tricks each).
+            # A trick was taken since the last step (or it is the first step: zero tricks each):
+            # only the seats whose count changed are rewritten.
             self._won_at = len(deal._tricks)
+            won = deal._won
+            won_last = self._won_last
+            base = off["tricks_won"]
             for s in range(n):
-                self._one_hot("tricks_won", deal._won[s], 6 * ((s - self.seat) % n))
+                if won[s] != won_last[s]:
+                    won_last[s] = won[s]
+                    self._one_hot_at(base + 6 * ((s - self.seat) % n), won[s])
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
         # had to trump and did not); the privileged card may be played freely (C12).
         voids = off["voids"]
@@ -425,14 +486,21 @@ class Encoder:
             # C14: without the duty to follow, not following shows nothing.
             self._ntricks = len(deal._tricks)
             return
-        entries = [t[1] for t in deal._tricks[self._ntricks:]]
-        self._ntricks = len(deal._tricks)
-        entries.append(tuple(deal._trick))
-        for packed in entries:
-            if not packed:
+        # Only the cards played since the last step are read: the trick that was on the
+        # table then (from its first card not read yet), every trick taken since, and the
+        # one on the table now.  A void, once shown, stays shown for the rest of the deal.
+        tricks = deal._tricks
+        first = self._ntricks
+        skip = self._nscanned
+        for t in range(first, len(tricks) + 1):
+            packed = tricks[t][1] if t < len(tricks) else deal._trick
+            start = skip if t == first else 0
+            start = max(start, 1)  # the lead shows nothing
+            if start >= len(packed):
                 continue
             lead = (packed[0] & 63) // 13
-            for p in packed[1:]:
+            for k in range(start, len(packed)):
+                p = packed[k]
                 card = p & 63
                 suit = card // 13
                 if suit != lead and card != priv:
@@ -440,6 +508,8 @@ class Encoder:
                     self._set(voids + 4 * r + lead, 1.0)
                     if must_trump and suit != trump:
                         self._set(voids + 4 * r + trump, 1.0)
+        self._ntricks = len(tricks)
+        self._nscanned = len(deal._trick)
 
     def _encode_kopilka(self, deal: KopilkaDeal) -> None:
         off = self.layout.offsets

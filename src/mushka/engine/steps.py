@@ -77,7 +77,7 @@ class StepDeal:
     _deal: Deal | None
     _log: list[Action]
     _history: list[int]
-    _encoders: dict[tuple[int, bool], Encoder]
+    _encoders: list[Encoder | None]
     _keys: dict[int, tuple[int, list[Event]]]
     _pairs: tuple[tuple[object, ...], ...]
     _legal: list[int]
@@ -87,7 +87,8 @@ class StepDeal:
         """A deal of ``rules`` dealt by ``dealer``, its deck still to be dealt.
 
         ``record_events`` keeps the event log (views, records and
-        :meth:`info_state_key` use it); ``state`` is a kopilka game's money
+        :meth:`info_state_key` use it); without it the log is built the first
+        time one of them asks (by replay) and kept from then on; ``state`` is a kopilka game's money
         (``pot=``, ``balances=``) as for :func:`~mushka.engine.new_deal`.
         """
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
@@ -106,7 +107,9 @@ class StepDeal:
         self._deal = None
         self._log = []
         self._history = []
-        self._encoders = {}
+        # Encoder of (seat, history) at 2 * seat + history, made when first asked for
+        # (a list, not a dict keyed by a tuple: no key made at every observation).
+        self._encoders = [None] * (2 * rules.players)
         self._keys = {}
         self._pairs = _outcome_pairs(rules.deck_size)
         # The last list of legal ids handed out, and the step it was made at:
@@ -192,6 +195,36 @@ class StepDeal:
         self._history.append(outcome)
         self._build()
 
+    def apply_deck(self, outcomes: Sequence[int]) -> None:
+        """Apply the chance steps of the whole deck at once: ``outcomes`` are the deck
+        positions top first, each exactly once (N4), as :meth:`apply_chance` would take
+        them one after another, with the same result.
+
+        Only before the first card is dealt.  An outcome that is not possible
+        raises :class:`ChanceError` (N4) and changes nothing.
+        """
+        if self._deal is not None or self._deck:
+            raise ChanceError("chance_not_due", rule="N4")
+        rules = self.rules
+        size = rules.deck_size
+        indices = rules.deck_indices
+        deck: list[int] = []
+        left = self._left
+        for outcome in outcomes:
+            card = indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
+            if card < 0 or not left >> card & 1:
+                raise ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
+                                  choices=" ".join(c.code for c in cards_of(left)))
+            deck.append(card)
+            left ^= 1 << card
+        if left:
+            raise ChanceError("chance_short", rule="N4", count=len(deck), size=size)
+        self._deck = deck
+        self._left = 0
+        self._left_pos = []
+        self._history.extend(outcomes)
+        self._build()
+
     def _build(self) -> None:
         """Make the deal from the deck and the picks so far, replaying the actions."""
         try:
@@ -227,6 +260,19 @@ class StepDeal:
         self._legal = ids
         self._legal_at = len(self._history)
         return ids[:]
+
+    def legal_action_mask(self) -> bytearray:
+        """The legal ids as a mask: one byte per id, 1 where it is legal (empty ids: all 0)."""
+        out = bytearray(self.space.num_distinct_actions)
+        deal = self._deal
+        if deal is None:
+            return out
+        ids = self.space.legal_ids(deal)
+        self._legal = ids
+        self._legal_at = len(self._history)
+        for i in ids:
+            out[i] = 1
+        return out
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (empty at chance and at the end)."""
@@ -275,8 +321,11 @@ class StepDeal:
         self._log.append(action)
         self._history.append(action_id)
         try:
-            if self._record:
+            if deal._events is not None:
                 # Checked already (apply_id / apply_action): apply with events, no second check.
+                # Without record_events the log is made only once somebody asks for it (a view,
+                # an information-state key: Deal.events replays the deal once), and from then
+                # on it is kept up step by step like a recorded one.
                 events: list[Event] = []
                 deal._log.append(action)
                 deal._do(action, events)
@@ -344,11 +393,12 @@ class StepDeal:
         return enc.tolist()
 
     def _encoder(self, seat: int, history: bool) -> Encoder:
-        enc = self._encoders.get((seat, history))
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise MushkaError("bad_seat", seat=seat, players=self.rules.players)
+        k = 2 * seat + (1 if history else 0)
+        enc = self._encoders[k]
         if enc is None:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
-                raise MushkaError("bad_seat", seat=seat, players=self.rules.players)
-            enc = self._encoders[(seat, history)] = Encoder(self.rules, seat, history=history)
+            enc = self._encoders[k] = Encoder(self.rules, seat, history=history)
         return enc
 
     # --- payoffs -----------------------------------------------------------------------
@@ -373,7 +423,7 @@ class StepDeal:
         other._deal = None if self._deal is None else self._deal.copy()
         other._log = self._log[:]
         other._history = self._history[:]
-        other._encoders = {k: e.copy() for k, e in self._encoders.items()}
+        other._encoders = [None if e is None else e.copy() for e in self._encoders]
         other._keys = dict(self._keys)
         other._legal = self._legal
         other._legal_at = self._legal_at
@@ -442,6 +492,10 @@ add_texts({
     "error.chance_due": (
         "{action} cannot be played: a chance step (a card of the deck or a random pick) is due first.",
         "ход {action} невозможен: сначала случай (карта колоды или случайный выбор карты).",
+    ),
+    "error.chance_short": (
+        "a deck of {size} cards needs {size} chance outcomes, not {count}.",
+        "колоде из {size} карт нужно {size} исходов случая, а не {count}.",
     ),
     "error.chance_not_due": (
         "no chance step is due: a player is to act.",

@@ -175,7 +175,9 @@ class MushkaGame(pyspiel.Game):  # type: ignore[misc]
         """The step object of a new state: a deal, or a whole game at ``level=game``."""
         if self.level == "game":
             return StepGame(self.rules, max_deals=self.max_deals)
-        return StepDeal(self.rules, self.dealer)
+        # No event log until a view or an information-state string asks for one (then it
+        # is built once and kept up): random play and tensors never need it.
+        return StepDeal(self.rules, self.dealer, record_events=False)
 
 
 class MushkaState(pyspiel.State):  # type: ignore[misc]

@@ -95,9 +95,16 @@ class MushkaAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """``agent``'s observation and action mask (zeros when it is not to act)."""
         seat = self._seat[agent]
-        mask = self.table.mask() if self.table.steps.current_player == seat else np.zeros(
-            self.table.num_actions, np.int8)
-        return {"observation": self.table.observe(seat), "action_mask": mask}
+        table = self.table
+        mask = table.mask() if table.steps.current_player == seat else np.zeros(table.num_actions, np.int8)
+        return {"observation": table.observe(seat), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """What ``agent_selection`` sees now: observation (if ``observe``), cumulative reward,
+        termination, truncation and info (PettingZoo's ``last``, one call less a step)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Apply ``agent_selection``'s action id (``None`` once it is terminated)."""
@@ -106,7 +113,8 @@ class MushkaAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # Rewards come only at the end, when every agent is terminated at once, so
+        # while agents still act they are all zero already: no new dict a step.
         self.table.apply(int(action) if action is not None else -1)
         self._settle_or_select()
         if self.render_mode == "human":

@@ -91,14 +91,14 @@ class Table:
     def chance(self) -> None:
         """Play every chance step now due (cards of the deck, K7 picks)."""
         steps = self.steps
+        if not steps.is_chance():
+            return  # most steps: a player acts next
         rng = self.rng
-        if isinstance(steps, StepDeal) and not steps.history:
+        if isinstance(steps, StepDeal) and steps.deal is None and not steps.history:
             # N4: a whole deck at once, a uniform order of its positions (the same law as
             # one uniform card at a time, without listing the outcomes at every card).
             # sample_order draws as rng.sample(range(size), size) does: the same deal for a seed.
-            apply = steps.apply_chance
-            for position in sample_order(rng, self.rules.deck_size):
-                apply(position)
+            steps.apply_deck(sample_order(rng, self.rules.deck_size))
         while steps.is_chance():
             outcomes = steps.chance_outcomes()
             steps.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
@@ -110,12 +110,9 @@ class Table:
 
     def mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """1 where an id is legal for the seat to act."""
-        # A bytearray filled in Python and viewed by numpy: cheaper than a
-        # numpy fancy assignment from a list for the handful of legal ids.
-        out = bytearray(self.num_actions)
-        for i in self.steps.legal_action_ids():
-            out[i] = 1
-        return np.frombuffer(out, np.int8)
+        # A bytearray filled by the engine and viewed by numpy (writable, no copy):
+        # cheaper than a numpy fancy assignment from a list for the handful of legal ids.
+        return np.frombuffer(self.steps.legal_action_mask(), np.int8)
 
     def observe(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The seat's tensor as a fresh float32 array."""
