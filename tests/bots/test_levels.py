@@ -11,6 +11,7 @@ from mushka import make_rules, new_game
 from mushka.bots import (
     DEFAULT_LEVEL,
     RESEARCH_ONLY,
+    default_opponent,
     describe_levels,
     fair_bots,
     level,
@@ -19,10 +20,11 @@ from mushka.bots import (
     make_bot,
     play_game,
     strongest_bot,
+    strongest_level,
 )
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot
-from mushka.bots.levels import NoviceBot
+from mushka.bots.novice import NoviceBot
 from mushka.errors import OptionsError
 
 
@@ -30,6 +32,7 @@ def test_level_ids_are_stable_and_ordered_weakest_first():
     # Front ends store these ids: renaming or reordering one breaks saved tables and links.
     assert level_ids() == ["beginner", "casual", "club", "strong", "expert"]
     assert DEFAULT_LEVEL in level_ids()
+    assert DEFAULT_LEVEL == strongest_level() == default_opponent(fair_bots())
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -84,8 +87,12 @@ def test_unknown_level_is_refused_in_both_languages():
 
 
 def test_a_level_takes_no_parameters():
-    with pytest.raises(OptionsError):
+    with pytest.raises(OptionsError) as caught:
         make_bot("expert:iterations=5")
+    # The refusal says why and which spec to tune instead, in both languages.
+    for lang in ("en", "ru"):
+        said = caught.value.message(lang)
+        assert "'iterations'" in said and level("expert").spec in said and "'expert'" in said
 
 
 def test_novice_without_mistakes_plays_as_the_rules_of_thumb():

@@ -264,6 +264,24 @@ def test_options_and_bots_read_as_words(open_page, live_server, page_errors):
     assert not page_errors
 
 
+def test_the_chosen_level_is_described_in_words(open_page, live_server, page_errors):
+    """Issue 12: people choose opponents by level; the lobby says how the chosen one plays."""
+    from mushka.bots import level
+
+    page = open_page(live_server.url)
+    blurb = page.locator("[data-testid=level-blurb]")
+    expect(blurb).not_to_be_empty()  # the default opponents are described before any choice
+    page.select_option("#bot", "beginner")
+    expect(blurb).to_have_text(f"Beginner: {level('beginner').blurb('en')}.")
+    assert page.locator("#bot").input_value() == "beginner"
+    page.select_option("#bot", "random")
+    expect(blurb).to_contain_text("at random")
+    page.select_option("#bot", "casual")
+    page.locator(".lang-btn[data-lang=ru]").click()
+    expect(blurb).to_have_text(f"{level('casual').title('ru')}: {level('casual').blurb('ru')}.")
+    assert not page_errors
+
+
 def test_key_facts_on_the_felt(open_page, live_server, page_errors):
     """The privileged card (MI3) and the rank order with the ace below the jack (MI2) on the felt."""
     made = make_table(live_server, "mistigri", ["me", "bot:random", "bot:random"], {"flush_payment": "5"})

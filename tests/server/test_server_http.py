@@ -7,6 +7,7 @@ from pathlib import Path
 from serverkit import Player, create, running
 from starlette.testclient import TestClient
 
+from mushka.bots import strongest_level
 from mushka.engine import new_deal
 from mushka.match import Game
 from mushka.records import Record, replay
@@ -15,7 +16,6 @@ from mushka.rules.options import format_value, options_for
 from mushka.rules.texts import render_rules
 from mushka.server import PROTOCOL_VERSION
 from mushka.server.bodies import CreateTableReply, Meta, Replay, RulesReply
-from mushka.server.lobby import strongest_level
 from mushka.server.protocol import TableInfo
 
 # No special hand ends these games at the deal (C22, MI13), so that they are surely still playing.

@@ -297,6 +297,19 @@ def test_a_finished_game_moves_the_board_and_a_restart_rebuilds_it(tmp_path: Pat
         assert again["games"] == 1 and again["you"] == you
 
 
+def test_meta_describes_every_level_offered_in_both_languages(client: TestClient) -> None:
+    from mushka.bots import describe_levels
+
+    meta = client.get("/api/meta").json()
+    offered = [lv for lv in describe_levels("en") if lv["id"] in meta["bots"]]
+    assert [lv["id"] for lv in meta["levels"]] == [lv["id"] for lv in offered] and offered
+    by_id = {lv["id"]: lv for lv in describe_levels("ru")}
+    for got, en in zip(meta["levels"], offered, strict=True):
+        assert (got["name_en"], got["blurb_en"]) == (en["name"], en["blurb"])
+        assert (got["name_ru"], got["blurb_ru"]) == (by_id[en["id"]]["name"], by_id[en["id"]]["blurb"])
+        assert got["blurb_en"] != got["blurb_ru"]
+
+
 def test_the_default_opponent_is_the_strongest_fair_level(client: TestClient) -> None:
     from mushka.bots import LEVELS, strongest_bot
 

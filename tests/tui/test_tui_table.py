@@ -169,7 +169,19 @@ def test_bad_setup_is_named_in_both_languages(specs: list[str], players: int, hu
     assert en != ru and en.startswith(("--bots", "--seat")) and ru.startswith(("--bots", "--seat"))
 
 
-def test_default_bot_is_heuristic_when_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_bot_is_the_strongest_fair_level_as_in_the_browser() -> None:
+    # The terminal and the browser table seat the same opponent when nobody chose (issue 12).
+    from mushka.bots import LEVELS, strongest_bot
+
+    assert default_bot() == next(lv.id for lv in LEVELS if lv.spec == strongest_bot())
+    assert bots_for([], 3, 0)[1].name == default_bot()  # type: ignore[union-attr]
+
+
+def test_default_bot_falls_back_when_levels_are_not_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mushka.bots import level_ids
+
+    for lid in level_ids():
+        monkeypatch.delitem(BOTS, lid)
     monkeypatch.setitem(BOTS, "heuristic", RandomBot)
     assert default_bot() == "heuristic"
     monkeypatch.delitem(BOTS, "heuristic")
@@ -195,3 +207,26 @@ def test_every_text_in_both_languages() -> None:
         fields_en = {f[1] for f in string.Formatter().parse(en) if f[1]}
         fields_ru = {f[1] for f in string.Formatter().parse(ru) if f[1]}
         assert fields_en == fields_ru, key
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_title_line_names_the_opponents_level(lang: str) -> None:
+    # The terminal names the opponents by level, as the lobby does, never by algorithm (issue 12).
+    from mushka.bots import level
+    from mushka.tui import render
+
+    rules = make_rules("classic", 4)
+    seats = bots_for(["expert"], 4, 0)
+    table = Table(rules, seats, human=0, seed=3)
+    title = render.title_line(table.view(), lang, table.names, 0).plain
+    assert title.endswith(tr("tui.opponents", lang, who=level("expert").title(lang)))
+    assert "search" not in title and "expert" not in title
+    mixed = Table(rules, bots_for(["club", "expert", "beginner"], 4, 0), human=0, seed=3)
+    said = render.title_line(mixed.view(), lang, mixed.names, 0).plain
+    personas = render.PERSONAS[lang]
+    for seat, lid in ((1, "club"), (2, "expert"), (3, "beginner")):
+        assert f"{personas[seat]} {level(lid).title(lang)}" in said
+    # A spec that is not a level reads as given: the player chose it by that name.
+    specs = ["human", "search:iterations=50", "random", "random"]
+    who = ", ".join(f"{personas[seat]} {specs[seat]}" for seat in (1, 2, 3))
+    assert render.title_line(table.view(), lang, specs, 0).plain.endswith(tr("tui.opponents", lang, who=who))

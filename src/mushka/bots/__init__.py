@@ -15,13 +15,16 @@ from mushka.bots.levels import (
     DEFAULT_LEVEL,
     LEVELS,
     Level,
+    default_opponent,
     describe_levels,
     level,
     level_ids,
     levels,
+    opponent_title,
     strongest_bot,
+    strongest_level,
 )
 
-__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "RESEARCH_ONLY", "Bot", "Level", "RandomBot", "describe_levels",
-           "fair_bots", "level", "level_ids", "levels", "make_bot", "play_deal", "play_game", "register_bot",
-           "strongest_bot"]
+__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "RESEARCH_ONLY", "Bot", "Level", "RandomBot", "default_opponent",
+           "describe_levels", "fair_bots", "level", "level_ids", "levels", "make_bot", "opponent_title", "play_deal",
+           "play_game", "register_bot", "strongest_bot", "strongest_level"]

@@ -89,6 +89,9 @@ def make_bot(spec: str) -> Bot:
         key = key.strip()
         if not eq or not key:
             raise OptionsError("bad_bot_syntax", bot=name, text=part)
+        if accepted == [] and isinstance(getattr(factory, "level_spec", None), str):
+            # A level is a name for people; its bot is tuned through the spec behind it.
+            raise OptionsError("level_no_params", bot=name, param=key, spec=factory.level_spec)  # type: ignore[attr-defined]
         if accepted is not None and key not in accepted:
             raise OptionsError("bad_bot_param", bot=name, param=key,
                                known=", ".join(accepted) or "—")
@@ -131,8 +134,8 @@ def _load_builtin() -> None:
     """Import the bot modules that register themselves (if present)."""
     import importlib
 
-    for module in ("mushka.bots.heuristic", "mushka.bots.search", "mushka.bots.ismcts", "mushka.bots.oracle",
-                   "mushka.bots.levels"):
+    for module in ("mushka.bots.heuristic", "mushka.bots.novice", "mushka.bots.search", "mushka.bots.ismcts",
+                   "mushka.bots.oracle", "mushka.bots.levels"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
@@ -177,6 +180,10 @@ add_texts({
                              "бот {bot!r}: {text!r} не имеет вид имя=значение"),
     "error.bad_bot_param": ("bot {bot!r} has no parameter {param!r}; its parameters: {known}",
                             "у бота {bot!r} нет параметра {param!r}; его параметры: {known}"),
+    "error.level_no_params": ("{bot!r} is a level and takes no parameters ({param!r} was given); it is played by "
+                              "{spec}: give that spec with your own parameters",
+                              "{bot!r} — уровень, параметров у него нет (задан {param!r}); за него играет "
+                              "{spec}: задайте эту строку со своими параметрами"),
     "error.bad_bot_number": ("bot {bot!r}: {param} must be a number, not {value!r}",
                              "бот {bot!r}: {param} должно быть числом, а не {value!r}"),
     "error.bad_bot_range": ("bot {bot!r}: {param} must be from {low} to {high}, not {value}",

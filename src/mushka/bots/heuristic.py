@@ -23,6 +23,7 @@ import random
 
 from mushka.bots.base import register_bot
 from mushka.bots.policy import (
+    Stakes,
     kopilka_discard,
     kopilka_follow,
     kopilka_lead,
@@ -68,6 +69,71 @@ def play_mask(legal: tuple[Action, ...]) -> int:
     return out
 
 
+def trump_choice(view: GameView, unknown: int, eager: float = 0.0) -> Action:
+    """The rules of thumb's action in classic or mistigri (C6-C15).
+
+    ``unknown`` is the mask of the cards the seat takes for unseen (the
+    heuristic bot passes the true one; a learner who forgets the played cards
+    passes a larger one), ``eager`` is added to the eagerness to stand
+    (:class:`mushka.bots.policy.Stakes`).
+    """
+    d = view.deal
+    assert d.seat is not None and d.trump is not None and d.turnup is not None
+    t = tables(d.rules)
+    me = d.seat
+    hand = _mask(d.hand)
+    trump = int(d.trump)
+    if d.phase == Phase.DECLARE:
+        n = d.rules.players
+        standing = sum(1 for x in d.declarations if x == "stand")
+        after = (d.dealer - me) % n
+        can_take = any(a.kind is Kind.TAKE for a in d.legal)
+        stakes = stakes_for(d.rules, me, view.records)
+        if eager:
+            stakes = Stakes(stakes.flush, stakes.four, stakes.eagerness + eager)
+        kind, cards = trump_declare(
+            t, hand, me, d.dealer, trump, d.turnup.index, d.turnup_taken, standing, after,
+            d.talon_size, unknown, PASS in d.legal, can_take, stakes)
+        if kind == "pass":
+            return PASS
+        if kind == "take":
+            return TAKES[cards]
+        return stand_mask(cards)
+    trick = [c.index for _, c in d.trick]
+    after = len(d.playing) - len(trick) - 1
+    card = trump_play(t, trump, hand, play_mask(d.legal), trick, unknown, after, d.tricks_won[me] == 0)
+    return PLAYS[card]
+
+
+def kopilka_choice(view: GameView, unknown: int) -> Action:
+    """The rules of thumb's action in kopilka (K7-K23), ``unknown`` as in :func:`trump_choice`."""
+    d = view.deal
+    assert d.seat is not None
+    t = tables(d.rules)
+    me = d.seat
+    hand = _mask(d.hand)
+    values = d.rules.suit_values
+    if d.phase == Phase.REDISTRIBUTE:
+        return DISCARDS[kopilka_discard(t, hand, values)]
+    racing = (bool(view.games) and view.number >= view.games) or len(d.hand) <= 2
+    if not d.trick:
+        return PLAYS[kopilka_lead(t, play_mask(d.legal), hand, unknown, values)]
+    trick = [c.index for _, c in d.trick]
+    after = 0
+    seat = (me + 1) % d.rules.players
+    while seat != d.trick[0][0]:
+        after += 1
+        seat = (seat + 1) % d.rules.players
+    what = kopilka_follow(t, hand, trick[0], trick, unknown, values, after, d.tricks_won[me],
+                          d.talon_size, DRAW in d.legal, racing)
+    if what == "draw":
+        return DRAW
+    if what == "pass":
+        return PASS
+    assert isinstance(what, int)
+    return PLAYS[what]
+
+
 class HeuristicBot:
     """Rules of thumb for every variant; see the module docstring."""
 
@@ -79,69 +145,12 @@ class HeuristicBot:
         legal = d.legal
         if len(legal) == 1:
             return legal[0]
-        action = self._trump(view) if d.rules.has_trumps else self._kopilka(view)
+        unknown = d.rules.deck_bits & ~seen_mask(d)
+        action = trump_choice(view, unknown) if d.rules.has_trumps else kopilka_choice(view, unknown)
         if action not in legal:
             # The rules of thumb never aim outside the rules; this is a safety net.
             return legal[0]
         return action
-
-    # --- classic and mistigri -------------------------------------------------------
-
-    def _trump(self, view: GameView) -> Action:
-        d = view.deal
-        assert d.seat is not None and d.trump is not None and d.turnup is not None
-        t = tables(d.rules)
-        me = d.seat
-        hand = _mask(d.hand)
-        unknown = d.rules.deck_bits & ~seen_mask(d)
-        trump = int(d.trump)
-        if d.phase == Phase.DECLARE:
-            n = d.rules.players
-            standing = sum(1 for x in d.declarations if x == "stand")
-            after = (d.dealer - me) % n
-            can_take = any(a.kind is Kind.TAKE for a in d.legal)
-            kind, cards = trump_declare(
-                t, hand, me, d.dealer, trump, d.turnup.index, d.turnup_taken, standing, after,
-                d.talon_size, unknown, PASS in d.legal, can_take, stakes_for(d.rules, me, view.records))
-            if kind == "pass":
-                return PASS
-            if kind == "take":
-                return TAKES[cards]
-            return stand_mask(cards)
-        trick = [c.index for _, c in d.trick]
-        after = len(d.playing) - len(trick) - 1
-        card = trump_play(t, trump, hand, play_mask(d.legal), trick, unknown, after, d.tricks_won[me] == 0)
-        return PLAYS[card]
-
-    # --- kopilka -------------------------------------------------------------------------
-
-    def _kopilka(self, view: GameView) -> Action:
-        d = view.deal
-        assert d.seat is not None
-        t = tables(d.rules)
-        me = d.seat
-        hand = _mask(d.hand)
-        values = d.rules.suit_values
-        if d.phase == Phase.REDISTRIBUTE:
-            return DISCARDS[kopilka_discard(t, hand, values)]
-        unknown = d.rules.deck_bits & ~seen_mask(d)
-        racing = (bool(view.games) and view.number >= view.games) or len(d.hand) <= 2
-        if not d.trick:
-            return PLAYS[kopilka_lead(t, play_mask(d.legal), hand, unknown, values)]
-        trick = [c.index for _, c in d.trick]
-        after = 0
-        seat = (me + 1) % d.rules.players
-        while seat != d.trick[0][0]:
-            after += 1
-            seat = (seat + 1) % d.rules.players
-        what = kopilka_follow(t, hand, trick[0], trick, unknown, values, after, d.tricks_won[me],
-                              d.talon_size, DRAW in d.legal, racing)
-        if what == "draw":
-            return DRAW
-        if what == "pass":
-            return PASS
-        assert isinstance(what, int)
-        return PLAYS[what]
 
 
 register_bot("heuristic", HeuristicBot)

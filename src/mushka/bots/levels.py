@@ -21,42 +21,11 @@ rated +3 takes 3 points a game more than a club player would in its seat).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from mushka.bots.base import Bot, check_number, make_bot, register_bot
-from mushka.bots.heuristic import HeuristicBot
-from mushka.engine import Action
+from mushka.bots.base import Bot, make_bot, register_bot
 from mushka.errors import OptionsError
 from mushka.i18n import add_texts, tr
-from mushka.match import GameView
-
-
-class NoviceBot:
-    """The rules of thumb with mistakes: a share of its choices is any legal action.
-
-    ``mistakes`` is the chance that a decision with a choice is made at
-    random among the legal actions instead of by the rules of thumb; a
-    beginner misplays about one decision in three, a casual player one in
-    eight.  Registered as ``novice``.
-    """
-
-    name = "novice"
-
-    def __init__(self, mistakes: float = 0.3) -> None:
-        """``mistakes`` from 0 (the heuristic bot) to 1 (the random bot)."""
-        self.mistakes = check_number("novice", "mistakes", mistakes, 0, 1)
-        self._rules = HeuristicBot()
-
-    def choose(self, view: GameView, rng: random.Random) -> Action:
-        """A rules-of-thumb action, or a random legal one with chance ``mistakes``."""
-        legal = view.deal.legal
-        if len(legal) > 1 and rng.random() < self.mistakes:
-            return rng.choice(legal)
-        return self._rules.choose(view, rng)
-
-
-register_bot("novice", NoviceBot)
 
 
 @dataclass(frozen=True)
@@ -90,16 +59,17 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "novice:mistakes=0.35", -24.2),
-    Level("casual", "novice:mistakes=0.12", -10.0),
+    Level("beginner", "novice:mistakes=0.05,slips=0.4,memory=0.3,eager=0.5", -26.2),
+    Level("casual", "novice:mistakes=0.02,slips=0.15,memory=0.6,eager=0.2", -14.2),
     Level("club", "heuristic", 0.0),
     Level("strong", "search:iterations=600,seconds=0.3", 2.6),
     Level("expert", "search:iterations=2000,seconds=0.3"),
 )
 """Every level, weakest first (the order is part of the contract)."""
 
-DEFAULT_LEVEL = "strong"
-"""The level a front end proposes first (a fair game for most players)."""
+DEFAULT_LEVEL = LEVELS[-1].id
+"""The level a front end proposes first: the strongest fair one (:func:`default_opponent`
+seats it when nobody chose; each of its moves is bounded in time)."""
 
 
 def levels() -> list[Level]:
@@ -130,11 +100,40 @@ def strongest_bot() -> str:
     return LEVELS[-1].spec
 
 
+def strongest_level() -> str:
+    """The id of the strongest fair level (the one :func:`strongest_bot` plays)."""
+    spec = strongest_bot()
+    return next((lv.id for lv in LEVELS if lv.spec == spec), LEVELS[-1].id)
+
+
+def default_opponent(offered: list[str]) -> str:
+    """The opponent a front end seats when nobody chose, among the bot names ``offered``.
+
+    The strongest fair level when offered, else the strongest level offered,
+    else the heuristic bot, else random.  Every search level is bounded in
+    time per decision (``seconds=``), so the strongest keeps a table's pace;
+    the browser table and ``mushka play`` both seat it (docs/play.md).
+    """
+    for name in (strongest_level(), *reversed(level_ids()), "heuristic"):
+        if name in offered:
+            return name
+    return "random"
+
+
+def opponent_title(spec: str, lang: str = "en") -> str:
+    """What a player reads for the bot ``spec``: a level's name (``Expert``), else the spec itself."""
+    for lv in LEVELS:
+        if lv.id == spec:
+            return lv.title(lang)
+    return spec
+
+
 def _level_factory(lv: Level) -> object:
     def factory() -> Bot:
         return lv.make()
 
     factory.__doc__ = f"The {lv.id} level ({lv.spec})."
+    factory.level_spec = lv.spec  # type: ignore[attr-defined]  # make_bot names it when parameters are given
     return factory
 
 
@@ -144,8 +143,8 @@ for _lv in LEVELS:
 
 add_texts({
     "level.beginner": ("Beginner", "Новичок"),
-    "level.beginner.blurb": ("knows the rules, often misplays: one decision in three is a guess",
-                             "знает правила, но часто ошибается: каждый третий ход наугад"),
+    "level.beginner.blurb": ("knows the rules, loses track of the cards played and often slips",
+                             "знает правила, но забывает вышедшие карты и часто ошибается"),
     "level.casual": ("Casual", "Любитель"),
     "level.casual.blurb": ("plays sensibly, with a slip now and then",
                            "играет толково, но иногда ошибается"),

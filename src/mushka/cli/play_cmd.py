@@ -42,8 +42,9 @@ def register(app: typer.Typer) -> None:
         players: PlayersOpt = None,
         bots: Annotated[str | None, typer.Option(
             "--bots", "-b",
-            help="Bot for every other seat, or one per bot seat in seat order, comma separated "
-                 "(random, heuristic, search:iterations=200 …). Default: heuristic if available, else random.",
+            help="Opponents: a level for every other seat, or one per bot seat in seat order, comma "
+                 "separated: beginner, casual, club, strong, expert (any bot spec works too: random, "
+                 "search:iterations=200 …). Default: the strongest level, as in the browser.",
         )] = None,
         seat: Annotated[int, typer.Option("--seat", help="Your seat (0 = first).")] = 0,
         option: OptionArgs = None,

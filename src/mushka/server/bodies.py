@@ -156,6 +156,18 @@ class Limits(Message):
     chat_burst: int = 0
 
 
+class LevelInfo(Message):
+    """One level of the bots offered to people (``mushka.bots.levels``), in both languages."""
+
+    id: str
+    """The level's stable id, also its bot name (``beginner`` … ``expert``)."""
+    name_en: str
+    name_ru: str
+    blurb_en: str
+    """One line on how the level plays."""
+    blurb_ru: str
+
+
 class Meta(Message):
     """``GET /api/meta``: what a client needs to offer a new table."""
 
@@ -164,6 +176,8 @@ class Meta(Message):
     variants: list[VariantInfo]
     bots: list[str]
     default_bot: str
+    levels: list[LevelInfo] = Field(default_factory=list)
+    """The levels among ``bots``, weakest first, with their names and descriptions."""
     limits: Limits
     public_url: str | None = None
     """The address friends reach the server at, if the host gave one (invitation links use it)."""

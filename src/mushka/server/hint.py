@@ -13,11 +13,12 @@ from __future__ import annotations
 import logging
 
 from mushka.bots.explain import suggest
+from mushka.engine.refusal import action_words
 from mushka.i18n import add_texts
 from mushka.server.protocol import Hint, RequestId
 from mushka.server.seating import Client
 from mushka.server.table import Table
-from mushka.server.texts import ProtocolError, action_words
+from mushka.server.texts import ProtocolError
 from mushka.server.thinkers import WorkerLost
 
 log = logging.getLogger("mushka.server")

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from mushka import __version__
-from mushka.bots import LEVELS, fair_bots, strongest_bot
+from mushka.bots import LEVELS, default_opponent, fair_bots
 from mushka.errors import MushkaError, OptionsError
 from mushka.rules import Rules
 from mushka.rules.options import format_value, options_for
@@ -28,6 +28,7 @@ from mushka.server.bodies import (
     CreateTable,
     CreateTableReply,
     JoinReply,
+    LevelInfo,
     Limits,
     Meta,
     OptionInfo,
@@ -76,23 +77,6 @@ def available_bots() -> list[str]:
     return fair_bots()
 
 
-def strongest_level() -> str:
-    """The id of the strongest fair level (the one :func:`mushka.bots.strongest_bot` plays)."""
-    spec = strongest_bot()
-    return next((lv.id for lv in LEVELS if lv.spec == spec), LEVELS[-1].id)
-
-
-def pick_default_bot(names: list[str]) -> str:
-    """The default opponent: the strongest fair level when offered, else the strongest level
-    offered, else the heuristic bot, else random.  Every search level is bounded in time per
-    decision (``seconds=``), so the strongest keeps the table's pace (docs/play.md)."""
-    ids = [lv.id for lv in LEVELS]
-    for name in (strongest_level(), *reversed(ids), "heuristic"):
-        if name in names:
-            return name
-    return "random"
-
-
 def seat_url(table_id: str, token: str) -> str:
     """The path that brings a player back to his seat (the token stays in the fragment)."""
     return f"/?table={table_id}#token={token}"
@@ -117,7 +101,7 @@ class Lobby:
         ]
         if not allowed:
             allowed = ["random"]
-        default = config.default_bot or pick_default_bot(allowed)
+        default = config.default_bot or default_opponent(allowed)
         if default not in allowed:
             raise ValueError(f"the default bot {default!r} is not one of {', '.join(allowed)}")
         self.config = config
@@ -493,8 +477,10 @@ class Lobby:
                                         players=list(v.players), default_players=v.default_players,
                                         privileged=v.privileged.code, options=options))
         c = self.config
+        levels = [LevelInfo(id=lv.id, name_en=lv.title("en"), name_ru=lv.title("ru"), blurb_en=lv.blurb("en"),
+                            blurb_ru=lv.blurb("ru")) for lv in LEVELS if lv.id in self.services.bots]
         return Meta(server=__version__, variants=variants, bots=list(self.services.bots),
-                    default_bot=self.services.default_bot, public_url=c.public_url,
+                    default_bot=self.services.default_bot, levels=levels, public_url=c.public_url,
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,

@@ -12,9 +12,9 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from mushka.engine import Action, Kind
-from mushka.errors import IllegalActionError, MushkaError, OptionsError, OutOfTurnError, render_param
-from mushka.i18n import LocalText, add_texts, tr
+from mushka.engine.refusal import refusal_words
+from mushka.errors import IllegalActionError, MushkaError, OptionsError, render_param
+from mushka.i18n import add_texts, tr
 from mushka.rules.options import OPTION_BY_NAME
 
 
@@ -119,18 +119,10 @@ def bot_persona(seat: int, bot: str, lang: str) -> str:
     return f"{names[seat % len(names)]} · {level}"
 
 
-def action_words(action: Action, lang: str) -> str:
-    """An action as a player says it, cards in display form (``play A♠``, ``сыграть Т♠``)."""
-    cards = " ".join(c.display(lang) for c in action.cards)
-    kind = action.kind
-    key = {Kind.PLAY: "play", Kind.PASS: "pass", Kind.DRAW: "draw", Kind.TAKE: "take",
-           Kind.DISCARD: "discard"}.get(kind, "stand_cards" if action.cards else "stand")
-    return tr(f"server.action.{key}", lang, cards=cards)
-
-
 class Refusal(Problem):
     """An action the engine refused, told to the player who tried it: his action in
-    words, the reason, and whose turn it is by name (never a seat number or a code)."""
+    words, the reason, and whose turn it is by name (never a seat number or a code;
+    :func:`mushka.engine.refusal.refusal_words`, which the terminal uses too)."""
 
     def __init__(self, error: MushkaError, names: list[list[str]] | None = None) -> None:
         """Wrap ``error``; ``names`` gives each seat's name in English and Russian."""
@@ -140,18 +132,8 @@ class Refusal(Problem):
 
     def render(self, lang: str) -> str:
         """The refusal in ``lang``."""
-        error = self.error
-        params = error.params
-        action = params.get("action")
-        if isinstance(error, OutOfTurnError) and isinstance(params.get("to_act"), int):
-            seat = params["to_act"]
-            assert isinstance(seat, int)
-            name = self.names[1 if lang == "ru" else 0][seat] if self.names else tr("server.seat_name", lang, seat=seat)
-            return tr("server.refusal.out_of_turn", lang, name=name)
-        reason = params.get("reason")
-        if error.code == "illegal" and isinstance(action, Action) and isinstance(reason, LocalText):
-            return tr("server.refusal.illegal", lang, action=action_words(action, lang), reason=reason.render(lang))
-        return EngineText(error).render(lang)
+        names = self.names[1 if lang == "ru" else 0] if self.names else None
+        return refusal_words(self.error, lang, names)
 
 
 def refusal(error: IllegalActionError, names: list[list[str]]) -> ProtocolError:
@@ -266,15 +248,6 @@ add_texts({
     "server.error.out_of_turn": ("{problem}", "{problem}"),
     "server.error.deal_over": ("{problem}", "{problem}"),
     "server.error.game_over": ("{problem}", "{problem}"),
-    "server.refusal.illegal": ("you may not {action} now: {reason}", "сейчас нельзя {action}: {reason}"),
-    "server.refusal.out_of_turn": ("it is not your turn: {name} is to act", "сейчас не ваш ход: ходит {name}"),
-    "server.action.play": ("play {cards}", "сыграть {cards}"),
-    "server.action.pass": ("pass", "пасовать"),
-    "server.action.draw": ("draw from the talon", "прикупать"),
-    "server.action.stand": ("stand", "играть без прикупа"),
-    "server.action.stand_cards": ("stand exchanging {cards}", "играть с прикупом вместо {cards}"),
-    "server.action.take": ("take the turned-up card discarding {cards}", "взять открытую карту со сбросом {cards}"),
-    "server.action.discard": ("discard {cards}", "сбросить {cards}"),
     "server.level.random": ("plays at random", "наугад"),
     "server.level.beginner": ("beginner", "новичок"),
     "server.level.casual": ("casual", "любитель"),

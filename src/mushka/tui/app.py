@@ -26,6 +26,7 @@ from textual.widgets import RichLog, Static
 
 from mushka.cards import Card
 from mushka.engine import Action, Kind, Phase
+from mushka.engine.refusal import refusal_words
 from mushka.errors import MushkaError
 from mushka.i18n import tr
 from mushka.tui import render
@@ -322,7 +323,7 @@ class PlayApp(App[Path | None]):
         view = self.table.view()
         self._fix_cursor(snap)
         names, human, lang = self.table.names, self.table.human, self.lang
-        screen.query_one("#title", Static).update(render.title_line(view, lang))
+        screen.query_one("#title", Static).update(render.title_line(view, lang, names, human))
         screen.query_one("#table", Static).update(render.table_panel(view, names, human, lang))
         screen.query_one("#score", Static).update(render.score_panel(view, names, human, lang))
         screen.query_one("#hand", Static).update(render.hand_panel(view, self.selection, lang))
@@ -455,12 +456,13 @@ class PlayApp(App[Path | None]):
         self.human_act(Action.take(card))
 
     def human_act(self, action: Action) -> None:
-        """Apply the human's action through the checked path; a refusal is shown
-        with the engine's message and changes nothing."""
+        """Apply the human's action through the checked path; a refusal is shown in
+        words, after its rule id (``?`` opens the rules), and changes nothing."""
         try:
             self.table.act(action)
         except MushkaError as exc:
-            self._say(exc.message(self.lang), error=True)
+            said = refusal_words(exc, self.lang, render.log_names(self.table.names, self.table.human, self.lang))
+            self._say(f"{exc.rule}: {said}" if exc.rule else said, error=True)
             self.refresh_view()
             return
         self.selection.reset()

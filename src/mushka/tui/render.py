@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from mushka.bots import BOTS
+from mushka.bots import BOTS, opponent_title
 from mushka.cards import Card, Suit
 from mushka.engine import DealResult, DealView, Event, Kind, Phase
 from mushka.engine import events as ev
@@ -76,8 +76,9 @@ def _pad(text: str, width: int) -> str:
 # --- the top line ------------------------------------------------------------------------
 
 
-def title_line(view: GameView, lang: str) -> Text:
-    """Variant, players and the deal (or game) number."""
+def title_line(view: GameView, lang: str, names: Sequence[str] = (), human: int = 0) -> Text:
+    """Variant, players, the deal (or game) number and, given the seats' ``names``, the
+    opponents' level (one level for all, or each bot's by its person's name)."""
     rules = view.deal.rules
     out = Text(rules.info.title(lang), style="bold")
     out.append(" · " + tr("tui.players", lang, n=rules.players))
@@ -85,6 +86,15 @@ def title_line(view: GameView, lang: str) -> Text:
         out.append(" · " + tr("tui.deal_no", lang, number=view.number))
     else:
         out.append(" · " + tr("tui.game_no", lang, number=view.number, games=view.games))
+    bots = [(seat, name) for seat, name in enumerate(names) if seat != human]
+    if bots:
+        titles = {opponent_title(name, lang) for _, name in bots}
+        if len(titles) == 1:
+            who = titles.pop()
+        else:
+            personas = log_names(names, human, lang)
+            who = ", ".join(f"{personas[seat] or name} {opponent_title(name, lang)}" for seat, name in bots)
+        out.append(" · " + tr("tui.opponents", lang, who=who))
     return out
 
 

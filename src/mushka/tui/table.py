@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mushka.bots import Bot, fair_bots, make_bot
+from mushka.bots import Bot, default_opponent, fair_bots, make_bot
 from mushka.engine import Action, Event
 from mushka.i18n import tr
 from mushka.match import DealStarted, DeckSpec, Game, GameView, new_game
@@ -54,8 +54,9 @@ class SetupError(ValueError):
 
 
 def default_bot() -> str:
-    """The bot to play against: ``heuristic`` when it exists, else ``random``."""
-    return "heuristic" if "heuristic" in fair_bots() else "random"
+    """The opponent when ``--bots`` is not given: the one the browser table seats too
+    (the strongest fair level, :func:`mushka.bots.default_opponent`)."""
+    return default_opponent(fair_bots())
 
 
 def split_bot_specs(text: str) -> list[str]:

@@ -15,6 +15,7 @@ TEXTS: Final[dict[str, tuple[str, str]]] = {
     # --- the table ------------------------------------------------------------------
     "tui.you": ("You", "Вы"),
     "tui.players": ("{n} players", "игроков: {n}"),
+    "tui.opponents": ("opponents: {who}", "соперники: {who}"),
     "tui.deal_no": ("deal {number}", "сдача {number}"),
     "tui.game_no": ("game {number} of {games}", "игра {number} из {games}"),
     "tui.col_seat": ("Seat", "Игрок"),

@@ -115,7 +115,8 @@ export class LobbyPage {
       disabled: info.players.length === 1,
       onchange: (e) => { this.players = Number(e.target.value); } },
     info.players.map((p) => h("option", { value: p, text: String(p), selected: p === players })));
-    const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, onchange: (e) => { this.bot = e.target.value; } },
+    const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, "aria-describedby": "level-blurb",
+      onchange: (e) => { this.bot = e.target.value; this.render(); } },
       offeredBots(this.meta).map((b) => h("option", { value: b, text: botChoice(b), selected: b === this.bot })));
     const choices = (this.meta.limits && this.meta.limits.turn_choices) || [0];
     const timerSelect = h("select", { id: "turn-seconds", dataset: { key: "turn-seconds" },
@@ -135,6 +136,8 @@ export class LobbyPage {
           h("label", { class: "field" }, t("opponents_level"), botSelect),
           h("label", { class: "field" }, t("your_name"), nameInput),
           h("label", { class: "field" }, t("turn_timer"), timerSelect)),
+        h("p", { id: "level-blurb", class: "small", "aria-live": "polite", dataset: { testid: "level-blurb" },
+          text: this.levelBlurb() }),
         strongest ? h("p", { class: "muted small", dataset: { testid: "default-level" },
           text: t("default_level_note", { level: botChoice(strongest) }) }) : null,
         this.optionsBlock(info),
@@ -146,6 +149,14 @@ export class LobbyPage {
             text: t("create_for_friends"), onclick: () => this.create(false) }),
           h("label", {}, h("input", { type: "checkbox", checked: this.listed,
             onchange: (e) => { this.listed = e.target.checked; } }), " ", t("list_in_lobby")))));
+  }
+
+  /** How the chosen opponents play, in words: the level's description from the server. */
+  levelBlurb() {
+    const bot = this.bot || this.meta.default_bot;
+    const found = (this.meta.levels || []).find((l) => l.id === bot);
+    if (found) return t("level_blurb", { level: botChoice(bot), blurb: lang() === "ru" ? found.blurb_ru : found.blurb_en });
+    return bot === "random" ? t("level_blurb", { level: botChoice(bot), blurb: t("random_blurb") }) : "";
   }
 
   optionsBlock(info) {
