@@ -131,10 +131,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-game", type=int, default=0, help="at most this many positions from one game (0: any)")
     parser.add_argument("--json", help="append one JSON object per position to this file, as each is known")
     parser.add_argument("--summary", metavar="JSONL", help="only summarise the rows of an earlier run")
+    parser.add_argument("--run", nargs="+", help="with --summary: only the rows of these runs (their \"run\" tag)")
     args = parser.parse_args(argv)
     if args.summary:
         with open(args.summary, encoding="utf-8") as lines:
             rows = [json.loads(x) for x in lines if x.strip()]
+        if args.run:
+            # A results file holds several runs with different bots: summarise one (or runs with the same bots).
+            rows = [r for r in rows if r.get("run") in args.run]
+            if not rows:
+                parser.error(f"no rows of run {', '.join(args.run)} in {args.summary}")
         bots = args.bots or [k[:-2] for k in rows[0] if k.endswith(" s")]
     elif not args.bots:
         parser.error("--bots is needed (or --summary)")

@@ -139,6 +139,16 @@ def test_search_weighing_worlds_is_reproducible_and_legal(variant):
     assert bot.times
 
 
+def test_kopilka_has_no_declaration_so_the_weighed_chasing_search_plays_as_the_search():
+    # Kopilka has no stand/pass/exchange (C6-C10 are trump variants' rules) and the belief weighs
+    # only those declarations: chase, declare and weigh cannot change a kopilka choice, so the
+    # strength tables count the two bots as one there.  In mistigri they do change the play.
+    plain = "search:iterations=40,seconds=0"
+    chasing = "search:iterations=40,seconds=0,chase=1,declare=4,weigh=1"
+    assert game_actions("kopilka", 6, chasing) == game_actions("kopilka", 6, plain)
+    assert game_actions("mistigri", 6, chasing) != game_actions("mistigri", 6, plain)
+
+
 def test_a_declaration_gets_more_playouts_with_declare():
     rules = rules_of(("classic", 4))
     plain = SearchBot(iterations=60, seconds=0)
