@@ -34,6 +34,7 @@ SRC = HERE / "src"
 COMPILED = (
     "mushka/cards.py",
     "mushka/match.py",
+    "mushka/match_types.py",
     "mushka/steps.py",
     "mushka/rules/model.py",
     "mushka/rules/options.py",

@@ -36,6 +36,7 @@ from types import ModuleType
 COMPILED: tuple[str, ...] = (
     "mushka.cards",
     "mushka.match",
+    "mushka.match_types",
     "mushka.steps",
     "mushka.rules.model",
     "mushka.rules.options",

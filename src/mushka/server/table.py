@@ -16,14 +16,13 @@ per (seat, language) and sent as text to each connection that wants it;
 
 Bots play from their own seat's view, in a worker thread, one task per
 table; a person who has been away longer than the grace time gets a bot in
-his place until he comes back.
+his place until he comes back (:mod:`mushka.server.tableconnections`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import random
@@ -32,7 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from mushka import __version__
 from mushka.engine import Action, Event
 from mushka.errors import IllegalActionError, MushkaError, ParseError
 from mushka.i18n import tr
@@ -52,11 +50,11 @@ from mushka.server.protocol import (
     TableChanged,
     TableInfo,
     TableStatus,
-    Welcome,
 )
-from mushka.server.seating import LANGS, Client, Scripted, Seat, TableMoved, hash_token, now, seat_kind
+from mushka.server.seating import LANGS, Client, Scripted, Seat, now, seat_kind
 from mushka.server.store import TableSnapshot, TableStore
-from mushka.server.tablelobby import Build, TableSeats
+from mushka.server.tableconnections import TableConnections
+from mushka.server.tablelobby import Build
 from mushka.server.tablesave import deal_json
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import EngineText, ProtocolError, refusal
@@ -90,7 +88,7 @@ class Services:
 
 
 
-class Table(TableSeats):
+class Table(TableConnections):
     """One table; see the module docstring."""
 
     def __init__(
@@ -341,85 +339,6 @@ class Table(TableSeats):
         text = Presence(seats=[s.info() for s in self.seats], spectators=self.spectators).model_dump_json()
         for client in list(self.clients):
             client.send(text)
-
-    # --- connections ---------------------------------------------------------------------
-
-    async def attach(self, client: Client, token: str | None, request: RequestId | None) -> None:
-        """P4: seat a connection by its token (or as a spectator) and send it welcome and state."""
-        self._check_storage(fatal=True)
-        async with self.lock:
-            if self.evicted:
-                raise TableMoved
-            if len(self.clients) >= self.config.max_connections:
-                raise ProtocolError("full", rule="P12", fatal=True, close_code=4503, what="connections")
-            seat: Seat | None = None
-            if token is not None:
-                seat = self._seat_of(token)
-                if seat is None:
-                    raise ProtocolError("bad_token", rule="P4", fatal=True, close_code=4401)
-            client.seat = None if seat is None else seat.index
-            if not self.clients:
-                self._views.reset()  # updates were not worked out while nobody listened
-            self.clients.add(client)
-            if seat is not None:
-                seat.connections += 1
-                self._returned(seat)
-            client.send(Welcome(server=__version__, table=self.id, seat=client.seat,
-                                host=client.seat is not None and client.seat == self.host,
-                                lang=client.lang, id=request).model_dump_json())
-            client.send(self.state(client, request).model_dump_json())
-            self.social.chat.replay_to(client)
-            self._presence()
-
-    async def detach(self, client: Client) -> None:
-        """A connection ended; an absent player's grace time starts."""
-        async with self.lock:
-            if client not in self.clients:
-                return
-            self.clients.discard(client)
-            self.last_seen = now()
-            if client.seat is not None:
-                seat = self.seats[client.seat]
-                seat.connections = max(0, seat.connections - 1)
-                self._maybe_away(seat)
-            if not any(c.seat == client.seat for c in self.clients):
-                self._views.forget(client.seat)
-            self._presence()
-
-    def _seat_of(self, token: str) -> Seat | None:
-        digest = hash_token(token)
-        found = None
-        for s in self.seats:
-            # Compare every seat in constant time so that timing tells nothing about tokens.
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                found = s
-        return found
-
-    def _returned(self, seat: Seat) -> None:
-        """A person is back: stop his grace timer and take his seat back from the bot."""
-        if seat.away is not None:
-            seat.away.cancel()
-            seat.away = None
-        if self.social.taken_back(seat):
-            self._wake.set()
-            self.social.retime()
-
-    def _maybe_away(self, seat: Seat) -> None:
-        if self.status != "playing" or seat.kind != "human" or seat.connections > 0 or seat.substitute:
-            return
-        if seat.away is None or seat.away.done():
-            seat.away = asyncio.get_running_loop().create_task(self._grace(seat))
-
-    async def _grace(self, seat: Seat) -> None:
-        await asyncio.sleep(self.config.grace)
-        async with self.lock:
-            seat.away = None
-            if self.status == "playing" and seat.kind == "human" and seat.connections == 0:
-                seat.substitute, seat.timed_out = True, False
-                log.info("table %s: a bot plays for absent seat %d", self.id, seat.index)
-                self._presence()
-                self._wake.set()
-                self.social.retime()
 
     # --- playing ------------------------------------------------------------------------------
 

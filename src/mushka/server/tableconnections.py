@@ -1,0 +1,119 @@
+"""A table's connections: seating a connection by its token, its leaving, the grace time.
+
+A mixin of :class:`mushka.server.table.Table` (P4, P15): a connection shows a seat's
+token or watches; a person whose last connection leaves keeps the seat for the grace
+time, after which a bot plays for him until he comes back (or acts himself).  Tokens
+are compared in constant time, so that timing tells nothing about them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from datetime import datetime
+
+from mushka import __version__
+from mushka.server.config import ServerConfig
+from mushka.server.protocol import RequestId, State, Welcome
+from mushka.server.seating import Client, Seat, TableMoved, hash_token, now
+from mushka.server.tablelobby import TableSeats
+from mushka.server.tablesocial import TableSocial
+from mushka.server.texts import ProtocolError
+from mushka.server.views import ViewTracker
+
+log = logging.getLogger("mushka.server")
+
+
+class TableConnections(TableSeats):
+    """The connections of a table (see the module docstring); :class:`~mushka.server.table.Table`
+    sets every attribute declared here and makes the messages."""
+
+    config: ServerConfig
+    last_seen: datetime
+    social: TableSocial
+    _wake: asyncio.Event
+    _views: ViewTracker
+
+    # Made by the Table itself (they need its views); declared here so that the type checker
+    # knows it.  It is never called on a bare TableConnections.
+    def state(self, client: Client, request: RequestId | None = None) -> State:
+        """The full state for ``client`` (made by the table)."""
+        raise NotImplementedError
+
+    async def attach(self, client: Client, token: str | None, request: RequestId | None) -> None:
+        """P4: seat a connection by its token (or as a spectator) and send it welcome and state."""
+        self._check_storage(fatal=True)
+        async with self.lock:
+            if self.evicted:
+                raise TableMoved
+            if len(self.clients) >= self.config.max_connections:
+                raise ProtocolError("full", rule="P12", fatal=True, close_code=4503, what="connections")
+            seat: Seat | None = None
+            if token is not None:
+                seat = self._seat_of(token)
+                if seat is None:
+                    raise ProtocolError("bad_token", rule="P4", fatal=True, close_code=4401)
+            client.seat = None if seat is None else seat.index
+            if not self.clients:
+                self._views.reset()  # updates were not worked out while nobody listened
+            self.clients.add(client)
+            if seat is not None:
+                seat.connections += 1
+                self._returned(seat)
+            client.send(Welcome(server=__version__, table=self.id, seat=client.seat,
+                                host=client.seat is not None and client.seat == self.host,
+                                lang=client.lang, id=request).model_dump_json())
+            client.send(self.state(client, request).model_dump_json())
+            self.social.chat.replay_to(client)
+            self._presence()
+
+    async def detach(self, client: Client) -> None:
+        """A connection ended; an absent player's grace time starts."""
+        async with self.lock:
+            if client not in self.clients:
+                return
+            self.clients.discard(client)
+            self.last_seen = now()
+            if client.seat is not None:
+                seat = self.seats[client.seat]
+                seat.connections = max(0, seat.connections - 1)
+                self._maybe_away(seat)
+            if not any(c.seat == client.seat for c in self.clients):
+                self._views.forget(client.seat)
+            self._presence()
+
+    def _seat_of(self, token: str) -> Seat | None:
+        digest = hash_token(token)
+        found = None
+        for s in self.seats:
+            # Compare every seat in constant time so that timing tells nothing about tokens.
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = s
+        return found
+
+    def _returned(self, seat: Seat) -> None:
+        """A person is back: stop his grace timer and take his seat back from the bot."""
+        if seat.away is not None:
+            seat.away.cancel()
+            seat.away = None
+        if self.social.taken_back(seat):
+            self._wake.set()
+            self.social.retime()
+
+    def _maybe_away(self, seat: Seat) -> None:
+        if self.status != "playing" or seat.kind != "human" or seat.connections > 0 or seat.substitute:
+            return
+        if seat.away is None or seat.away.done():
+            seat.away = asyncio.get_running_loop().create_task(self._grace(seat))
+
+    async def _grace(self, seat: Seat) -> None:
+        await asyncio.sleep(self.config.grace)
+        async with self.lock:
+            seat.away = None
+            if self.status == "playing" and seat.kind == "human" and seat.connections == 0:
+                seat.substitute, seat.timed_out = True, False
+                log.info("table %s: a bot plays for absent seat %d", self.id, seat.index)
+                self._presence()
+                self._wake.set()
+                self.social.retime()
