@@ -9,10 +9,11 @@ the same CPU time each:
 * ``openspiel``: the ``mushka_classic`` OpenSpiel game, chance steps and
   ``state.apply_action(choice(state.legal_actions()))``;
 * ``openspiel+obs``: the same with ``state.observation_tensor()`` of the seat to act at every step;
-* ``pettingzoo``: the AEC env with masks and observations, random agents
-  (``env.last()`` then a random legal id from the mask, ``mask.nonzero()[0]``);
+* ``pettingzoo``: the AEC env with masks and observations, uniform random agents
+  (``env.last()`` then a legal id drawn uniformly from ``mask.nonzero()[0].tolist()``);
   ``pettingzoo_flatnonzero`` the same with the agent of earlier runs
-  (``np.flatnonzero(mask)``);
+  (``np.flatnonzero(mask)``), ``pettingzoo_sample`` with Gymnasium's
+  ``env.action_space(agent).sample(mask)``;
 * ``openspiel+info``: the same with ``state.information_state_tensor()``;
 * ``openspiel+observer``: the observation written by OpenSpiel's Python
   observer (``open_spiel.python.observation.make_observation``), the way
@@ -198,10 +199,12 @@ def null_spiel_driver(chance: int, decisions: int) -> Callable[[random.Random], 
     return run
 
 
-def pettingzoo_driver(lean: bool = True) -> Callable[[random.Random], None]:
-    """Random agents over the AEC env.  The lean agent reads the legal ids with
-    ``mask.nonzero()[0]``; ``lean=False`` is the agent of earlier runs,
-    ``np.flatnonzero(mask)`` (a ravel and two Python frames more a step)."""
+def pettingzoo_driver(agent: str = "list") -> Callable[[random.Random], None]:
+    """Uniform random agents over the AEC env's mask, reading the legal ids three ways:
+    ``list`` ``mask.nonzero()[0].tolist()`` (the figure's agent), ``flatnonzero``
+    ``np.flatnonzero(mask)`` (the agent of earlier runs) and ``sample``
+    ``env.action_space(agent).sample(mask)`` (Gymnasium's masked sampling, as in
+    PettingZoo's documentation; its own generator)."""
     from mushka.research.pettingzoo_env import env as make_env
 
     env = make_env("classic", 4)
@@ -211,13 +214,20 @@ def pettingzoo_driver(lean: bool = True) -> Callable[[random.Random], None]:
         last = env.last
         step = env.step
         random_ = rng.random
-        for _ in env.agent_iter():
+        for name in env.agent_iter():
             obs, _, term, trunc, _ = last()
             if term or trunc:
                 step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0] if lean else np.flatnonzero(obs["action_mask"])
-            step(int(legal[int(random_() * len(legal))]))
+            mask = obs["action_mask"]
+            if agent == "list":
+                legal = mask.nonzero()[0].tolist()
+                step(legal[int(random_() * len(legal))])
+            elif agent == "flatnonzero":
+                ids = np.flatnonzero(mask)
+                step(int(ids[int(random_() * len(ids))]))
+            else:
+                step(int(env.action_space(name).sample(mask)))
 
     return run
 
@@ -245,7 +255,8 @@ def main() -> None:
         "openspiel+info": spiel_driver("mushka_classic(players=4)", "info"),
         "openspiel+observer": spiel_driver("mushka_classic(players=4)", "observer"),
         "pettingzoo": pettingzoo_driver(),
-        "pettingzoo_flatnonzero": pettingzoo_driver(lean=False),
+        "pettingzoo_flatnonzero": pettingzoo_driver("flatnonzero"),
+        "pettingzoo_sample": pettingzoo_driver("sample"),
         "openspiel_null": null_spiel_driver(chance, decisions),
         "oh_hell": spiel_driver(OH_HELL),
         "oh_hell+info": spiel_driver(OH_HELL, "info"),
@@ -263,6 +274,7 @@ def main() -> None:
         "observation_on_top": round(med["openspiel"] / med["openspiel+obs"], 2),
         "pettingzoo_vs_raw": round(med["raw"] / med["pettingzoo"], 2),
         "pettingzoo_flatnonzero_vs_raw": round(med["raw"] / med["pettingzoo_flatnonzero"], 2),
+        "pettingzoo_sample_vs_raw": round(med["raw"] / med["pettingzoo_sample"], 2),
         "oh_hell_vs_openspiel": round(med["oh_hell"] / med["openspiel"], 2),
         "floor_vs_checked": round(med["checked"] / med["openspiel_null"], 2),
         "steps_per_deal": {"chance": chance, "decisions": decisions},
@@ -278,10 +290,10 @@ def main() -> None:
     print(f"{'driver':<24}{'deals/s':>10}   beside it: OpenSpiel oh_hell (C++) from Python")
     beside = {"openspiel": "oh_hell", "openspiel+obs": "oh_hell+info", "openspiel+info": "oh_hell+info",
               "raw": "oh_hell", "checked": "oh_hell", "pettingzoo": "oh_hell+info", "openspiel_null": "oh_hell",
-              "pettingzoo_flatnonzero": "oh_hell+info"}
+              "pettingzoo_flatnonzero": "oh_hell+info", "pettingzoo_sample": "oh_hell+info"}
     beside["openspiel+observer"] = "oh_hell+info"
     for name in ("raw", "checked", "openspiel", "openspiel+obs", "openspiel+info", "openspiel+observer",
-                 "pettingzoo", "pettingzoo_flatnonzero", "openspiel_null"):
+                 "pettingzoo", "pettingzoo_flatnonzero", "pettingzoo_sample", "openspiel_null"):
         other = beside[name]
         print(f"{name:<24}{med[name]:>10,.0f}   {other}: {med[other]:,.0f}")
     print(f"OpenSpiel adapter: {result['openspiel_vs_checked']}x slower than the checked path (goal <= 2); "
@@ -290,7 +302,8 @@ def main() -> None:
     print(f"observation every step: {result['observation_on_top']}x on top through C++, "
           f"{result['python_observer_on_top']}x with the Python observer (goal <= 2)")
     print(f"PettingZoo AEC: {result['pettingzoo_vs_raw']}x slower than the raw fast path (goal <= 10); "
-          f"{result['pettingzoo_flatnonzero_vs_raw']}x with the np.flatnonzero agent of earlier runs")
+          f"{result['pettingzoo_flatnonzero_vs_raw']}x with the np.flatnonzero agent of earlier runs, "
+          f"{result['pettingzoo_sample_vs_raw']}x with action_space(agent).sample(mask)")
     print(f"load average {load}")
 
 

@@ -64,13 +64,15 @@ def main() -> None:
     learned = [play(env, s, lambda o, m: int(np.argmax(policy(weights, o, m)))) for s in seeds]
     choice = np.random.default_rng(args.seed + 1)
     uniform = [play(env, s, lambda o, m: int(choice.choice(np.flatnonzero(m)))) for s in seeds]
-    wins = np.mean([a > b for a, b in zip(learned, uniform, strict=True)])
-    losses = np.mean([a < b for a, b in zip(learned, uniform, strict=True)])
+    diff = np.array(learned) - np.array(uniform)
+    # A normal 95 % interval of the paired difference (the same deals, seeds and opponents).
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+    wins, losses = np.mean(diff > 0), np.mean(diff < 0)
     print(f"after {args.episodes} episodes, on {args.eval} deals: "
           f"learned policy {np.mean(learned):+.2f} money per deal, "
-          f"random policy {np.mean(uniform):+.2f}; the learned one did better on {wins:.0%} of the deals, "
-          f"worse on {losses:.0%}")
-
+          f"random policy {np.mean(uniform):+.2f}, difference {diff.mean():+.2f} "
+          f"(95% CI {diff.mean() - half:+.2f} to {diff.mean() + half:+.2f}); "
+          f"the learned one did better on {wins:.0%} of the deals, worse on {losses:.0%}")
 
 if __name__ == "__main__":
     main()

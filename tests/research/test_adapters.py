@@ -219,3 +219,17 @@ def test_python_side_queries_equal_what_cpp_gives(name):
     assert steps > 40
     with pytest.raises(ValueError):
         state.observation_tensor(game.num_players())
+
+
+def test_pettingzoo_observations_are_the_callers_own_arrays():
+    # Replay buffers keep observations: writing into one must not reach the env or a later one.
+    env = aec_env("classic", 4)
+    env.reset(seed=3)
+    first = env.observe(env.agent_selection)
+    kept = first["observation"].copy()
+    first["observation"][:] = 7.0
+    first["action_mask"][:] = 1
+    again = env.observe(env.agent_selection)
+    assert np.array_equal(again["observation"], kept)
+    assert again["action_mask"].sum() < len(again["action_mask"])
+    assert again["observation"].dtype == np.float32 and again["observation"].flags.writeable
