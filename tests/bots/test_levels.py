@@ -71,6 +71,15 @@ def test_levels_play_whole_games_legally():
     assert game.result is not None
 
 
+def test_every_level_is_rated_against_the_club_level():
+    # The ratings are measured (docs/bots.md): the club level is the yardstick, the rest are figures.
+    ratings = {lv.id: lv.rating for lv in levels()}
+    assert ratings["club"] == 0.0
+    assert all(isinstance(r, float) for r in ratings.values())
+    assert ratings["beginner"] < ratings["casual"] < 0.0 < ratings["strong"]
+    assert all(row["rating"] == ratings[row["id"]] for row in describe_levels("en"))
+
+
 def test_strongest_bot_is_the_last_level_and_fair():
     spec = strongest_bot()
     assert spec == levels()[-1].spec
