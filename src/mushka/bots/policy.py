@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from mushka.cards import SUIT_MASKS, index_list
+from mushka.cards import SUIT_MASKS, card_count, index_list
 from mushka.rules import Rules
 
 bit_list = index_list
@@ -118,7 +118,7 @@ def card_power(t: Tables, c: int, trump: int, unknown: int, opponents: int) -> f
         if c // 13 == trump or t.rules.privileged_beats_trumps:
             return 0.97
         return 0.8 if opponents <= 2 else 0.7
-    h = (t.higher[c] & unknown).bit_count()
+    h = card_count(t.higher[c] & unknown)
     if c // 13 == trump:
         return max(0.3, 0.95 - 0.17 * h)
     if h == 0:
@@ -203,7 +203,7 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
         if chase is not None:
             gain, disc = chase
             kept = [powers[c] for c in cards if not disc >> c & 1]
-            k = disc.bit_count()
+            k = card_count(disc)
             tricks = min(5.0, sum(kept) + k * draw)
             zero = 1.0
             for p in kept:
@@ -218,7 +218,7 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
 def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: bool,
            flush_value: float, four_value: float) -> tuple[float, int] | None:
     """The best try for a special hand by exchange: (expected gain, discards)."""
-    u = unknown.bit_count()
+    u = card_count(unknown)
     best: tuple[float, int] | None = None
     for s in range(4):
         sm = SUIT_MASKS[s]
@@ -230,13 +230,13 @@ def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: boo
             keep = suit_cards | (t.priv_bit & hand if with_priv else 0)
             if with_priv and (not hand & t.priv_bit or t.priv // 13 == s):
                 continue
-            need = 5 - keep.bit_count()
+            need = 5 - card_count(keep)
             if need <= 0 or need > limit or need > 2:
                 continue
             disc = hand & ~keep
             if not can_discard_priv and disc & t.priv_bit:
                 continue
-            avail = (unknown & sm).bit_count()
+            avail = card_count(unknown & sm)
             p = 1.0
             for i in range(need):
                 p *= max(0, avail - i) / max(1, u - i)
@@ -258,7 +258,10 @@ def trump_play(t: Tables, trump: int, hand: int, legal: int, trick: list[int], u
     if not trick:
         return _trump_lead(t, trump, legal, unknown, need_trick)
     keys = t.keys[trump][trick[0] // 13]
-    best = max(keys[c] for c in trick)
+    best = -1  # max(keys[c] for c in trick), without a generator (the trick is never empty here)
+    for c in trick:
+        if keys[c] > best:
+            best = keys[c]
     cards = bit_list(legal)
     winners = [c for c in cards if keys[c] > best]
     if winners:
@@ -286,7 +289,7 @@ def _keep_value(t: Tables, c: int, trump: int, unknown: int) -> float:
     """How much a card is worth keeping for later tricks (the cheapest is thrown)."""
     if c == t.priv:
         return 10.0
-    h = (t.higher[c] & unknown).bit_count()
+    h = card_count(t.higher[c] & unknown)
     base = 5.0 if c // 13 == trump else 0.0
     return base + t.strength[c] * 0.1 - h * 0.3
 
@@ -317,12 +320,12 @@ def _trump_lead(t: Tables, trump: int, legal: int, unknown: int, need_trick: boo
         return sure[0]
     if good and (need_trick or len(cards) >= 3):
         # A top plain card wins unless someone is void and trumps it.
-        good.sort(key=lambda c: -(unknown & SUIT_MASKS[c // 13]).bit_count())
+        good.sort(key=lambda c: -card_count(unknown & SUIT_MASKS[c // 13]))
         return good[0]
     # Otherwise lead low from the shortest plain suit (to be able to ruff later).
     plain = [c for c in cards if c // 13 != trump and c != t.priv]
     if plain:
-        counts = {s: (legal & SUIT_MASKS[s]).bit_count() for s in range(4)}
+        counts = {s: card_count(legal & SUIT_MASKS[s]) for s in range(4)}
         plain.sort(key=lambda c: (counts[c // 13], t.strength[c]))
         return plain[0]
     others = [c for c in cards if c != t.priv] or cards
@@ -350,7 +353,7 @@ def kopilka_lead(t: Tables, legal: int, hand: int, unknown: int, values: tuple[i
         if c == t.priv:
             continue
         s = c // 13
-        others = (unknown & SUIT_MASKS[s] & ~t.priv_bit).bit_count()
+        others = card_count(unknown & SUIT_MASKS[s] & ~t.priv_bit)
         if not others:
             continue
         if not (t.higher[c] & unknown) and not priv_out:
@@ -365,7 +368,7 @@ def kopilka_lead(t: Tables, legal: int, hand: int, unknown: int, values: tuple[i
 
     def shed(c: int) -> tuple[int, int]:
         s = c // 13
-        return (-(unknown & SUIT_MASKS[s]).bit_count(), t.strength[c])
+        return (-card_count(unknown & SUIT_MASKS[s]), t.strength[c])
 
     return min(plain, key=shed)
 
@@ -377,9 +380,18 @@ def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unkno
     suit = SUIT_MASKS[lead]
     mine = hand & suit & ~t.priv_bit
     has_priv = bool(hand & t.priv_bit)
-    priv_played = any(c == t.priv for c in trick)
+    # Loops rather than any()/max() over generators: compiled, a generator is an object
+    # made and driven at every call, and this runs at every step of a kopilka playout.
+    priv = t.priv
+    strength = t.strength
+    priv_played = False
+    best = -1
+    for c in trick:
+        if c == priv:
+            priv_played = True
+        if c // 13 == lead and strength[c] > best:
+            best = strength[c]
     value = values[lead]
-    best = max((t.strength[c] for c in trick if c // 13 == lead), default=-1)
     if priv_played:
         best = KOPILKA_PRIV_KEY
     if mine:
@@ -403,8 +415,8 @@ def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unkno
         return t.priv
     if can_draw and talon and not priv_played and not racing:
         # K11: a drawn card of the led suit is played at once and may win.
-        left = (unknown & suit).bit_count()
-        u = unknown.bit_count()
+        left = card_count(unknown & suit)
+        u = card_count(unknown)
         if u and my_tricks == 0 and left / u >= 0.25:
             return "draw"
     return "pass"
@@ -412,15 +424,20 @@ def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unkno
 
 def kopilka_discard(t: Tables, hand: int, values: tuple[int, ...]) -> int:
     """K7 step 5: the card to give up after taking one: the cheapest to keep."""
-    cards = bit_list(hand)
-
-    def keep(c: int) -> float:
+    # min(cards, key=...) as a loop (the first of the cheapest, as min gives): compiled,
+    # a closure called per card costs more than the arithmetic.
+    best = -1
+    best_keep = 0.0
+    for c in bit_list(hand):
         if c == t.priv:
-            return 100.0
-        s = c // 13
-        return t.strength[c] + 2.0 * values[s] - 0.5 * (hand & SUIT_MASKS[s]).bit_count()
-
-    return min(cards, key=keep)
+            keep = 100.0
+        else:
+            s = c // 13
+            keep = t.strength[c] + 2.0 * values[s] - 0.5 * card_count(hand & SUIT_MASKS[s])
+        if best < 0 or keep < best_keep:
+            best = c
+            best_keep = keep
+    return best
 
 
 # --- classic and mistigri: declaring ---------------------------------------------------
