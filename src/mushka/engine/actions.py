@@ -286,3 +286,25 @@ def plays_of(mask: int) -> tuple[Action, ...]:
     if not mask >> 13:
         return t[0][mask]
     return t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191] + t[3][mask >> 39]
+
+
+def pack_action(action: Action) -> int:
+    """An action as one small int (its kind above the 52 card bits), for compact pickles."""
+    return int(action.kind) << 52 | action.mask
+
+
+def unpack_action(value: int) -> Action:
+    """The (interned where it can be) action of :func:`pack_action`."""
+    kind = Kind(value >> 52)
+    mask = value & ((1 << 52) - 1)
+    if kind is Kind.PLAY:
+        return PLAYS[mask.bit_length() - 1]
+    if kind is Kind.PASS:
+        return PASS
+    if kind is Kind.DRAW:
+        return DRAW
+    if kind is Kind.TAKE:
+        return TAKES[mask.bit_length() - 1]
+    if kind is Kind.DISCARD:
+        return DISCARDS[mask.bit_length() - 1]
+    return stand_mask(mask)
