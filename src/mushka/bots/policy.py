@@ -170,7 +170,9 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
     powers = {c: card_power(t, c, trump, unknown, opponents) for c in cards}
     draw = average_draw(t, trump, opponents)
     lone = opponents == 0
-    order = sorted(cards, key=lambda c: powers[c])
+    # sorted(cards, key=powers): ``cards`` ascend, so the card breaks ties as the stable
+    # sort would, and no closure is called per card (compiled, a call through Python).
+    order = [c for _, c in sorted([(powers[c], c) for c in cards])]
     if not can_discard_priv and hand & t.priv_bit:
         order.remove(t.priv)
     best = HandValue(-1e9, 0, 0.0, 1.0)
@@ -260,12 +262,12 @@ def trump_play(t: Tables, trump: int, hand: int, legal: int, trick: list[int], u
     keys = t.keys[trump][trick[0] // 13]
     best = -1  # max(keys[c] for c in trick), without a generator (the trick is never empty here)
     for c in trick:
-        if keys[c] > best:
-            best = keys[c]
+        best = max(best, keys[c])
     cards = bit_list(legal)
     winners = [c for c in cards if keys[c] > best]
     if winners:
-        winners.sort(key=lambda c: keys[c])
+        # Sorted by key; ``winners`` ascend, so the card breaks ties as the stable sort would.
+        winners = [c for _, c in sorted([(keys[c], c) for c in winners])]
         if after == 0:
             return winners[0]
         beat = t.beaters[trump][trick[0] // 13]
@@ -282,7 +284,14 @@ def trump_play(t: Tables, trump: int, hand: int, legal: int, trick: list[int], u
         if trumps:
             # A cheap ruff is usually worth it: few hold both the suit's void and a higher trump.
             return trumps[0]
-    return min(cards, key=lambda c: _keep_value(t, c, trump, unknown))
+    # min(cards, key=_keep_value): the first of the cheapest to keep.
+    cheapest = cards[0]
+    cheapest_value = _keep_value(t, cheapest, trump, unknown)
+    for c in cards[1:]:
+        v = _keep_value(t, c, trump, unknown)
+        if v < cheapest_value:
+            cheapest, cheapest_value = c, v
+    return cheapest
 
 
 def _keep_value(t: Tables, c: int, trump: int, unknown: int) -> float:
@@ -316,20 +325,18 @@ def _trump_lead(t: Tables, trump: int, legal: int, unknown: int, need_trick: boo
                 good.append(c)
     if sure:
         # C15: a sure winner keeps the lead; trumps first, to draw the others' trumps.
-        sure.sort(key=lambda c: (c // 13 != trump, t.strength[c]))
-        return sure[0]
+        # The least of (not a trump, strength); ``sure`` ascends, so the card breaks ties.
+        return min([(c // 13 != trump, t.strength[c], c) for c in sure])[2]
     if good and (need_trick or len(cards) >= 3):
         # A top plain card wins unless someone is void and trumps it.
-        good.sort(key=lambda c: -card_count(unknown & SUIT_MASKS[c // 13]))
-        return good[0]
+        return min([(-card_count(unknown & SUIT_MASKS[c // 13]), c) for c in good])[1]
     # Otherwise lead low from the shortest plain suit (to be able to ruff later).
     plain = [c for c in cards if c // 13 != trump and c != t.priv]
     if plain:
-        counts = {s: card_count(legal & SUIT_MASKS[s]) for s in range(4)}
-        plain.sort(key=lambda c: (counts[c // 13], t.strength[c]))
-        return plain[0]
+        counts = [card_count(legal & SUIT_MASKS[s]) for s in range(4)]
+        return min([(counts[c // 13], t.strength[c], c) for c in plain])[2]
     others = [c for c in cards if c != t.priv] or cards
-    return min(others, key=lambda c: t.strength[c])
+    return min([(t.strength[c], c) for c in others])[1]
 
 
 # --- kopilka ------------------------------------------------------------------------
@@ -520,6 +527,16 @@ def stakes_for(rules: Rules, seat: int, records: tuple[int, ...]) -> Stakes:
     return Stakes(worth(rules.flush), worth(rules.four_mode), eager)
 
 
+def _declare_value(t: Tables, h: int, trump: int, unknown: int, against: int, talon: int, limit: int,
+                   bonus: float, stakes: Stakes) -> HandValue:
+    """:func:`stand_value` of hand ``h`` for :func:`trump_declare` (its remiz: MI6-MI7 for the holder)."""
+    rules = t.rules
+    rem = float(rules.effective_privileged_remiz if h & t.priv_bit else rules.remiz)
+    return stand_value(t, h, trump, unknown, against, talon, limit=limit, remiz=rem, bonus=bonus,
+                       can_discard_priv=rules.can_discard_privileged, flush_value=stakes.flush,
+                       four_value=stakes.four)
+
+
 def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turnup: int, took: bool,
                   standing_before: int, undeclared_after: int, talon: int, unknown: int,
                   can_pass: bool, can_take: bool, stakes: Stakes) -> tuple[str, int]:
@@ -537,21 +554,22 @@ def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turn
     bonus = float(rules.privileged_bonus)
     limit = rules.max_exchange
 
-    def value(h: int) -> HandValue:
-        rem = float(rules.effective_privileged_remiz if h & t.priv_bit else rules.remiz)
-        return stand_value(t, h, trump, unknown, 0 if lone else max(1, opponents), talon, limit=limit,
-                           remiz=rem, bonus=bonus, can_discard_priv=rules.can_discard_privileged,
-                           flush_value=stakes.flush, four_value=stakes.four)
-
-    best = value(hand)
+    against = 0 if lone else max(1, opponents)
+    best = _declare_value(t, hand, trump, unknown, against, talon, limit, bonus, stakes)
     choice: tuple[str, int] = ("stand", best.discard)
     if can_take and seat == dealer and not took:
         # C6: take the turned card for the weakest one (never the privileged card, MI5).
         options = [c for c in bit_list(hand) if rules.can_discard_privileged or c != t.priv]
         if options:
-            weakest = min(options, key=lambda c: card_power(t, c, trump, unknown, max(1, opponents)))
+            # min(options, key=card_power): the first of the weakest.
+            weakest = options[0]
+            weakest_power = card_power(t, weakest, trump, unknown, max(1, opponents))
+            for c in options[1:]:
+                power = card_power(t, c, trump, unknown, max(1, opponents))
+                if power < weakest_power:
+                    weakest, weakest_power = c, power
             after = (hand & ~(1 << weakest)) | 1 << turnup
-            with_take = value(after)
+            with_take = _declare_value(t, after, trump, unknown, against, talon, limit, bonus, stakes)
             if with_take.ev > best.ev + 0.15:
                 best = with_take
                 choice = ("take", weakest)
