@@ -439,8 +439,8 @@ class TrumpDeal(Deal):
             self._next_declarer(ev)
         else:  # TAKE
             seat = self.to_act
-            self.hands[seat] ^= action.mask | 1 << self.turnup
-            self._dead[seat] |= action.mask
+            self.hands[seat] = self.hands[seat] ^ (action.mask | 1 << self.turnup)
+            self._dead[seat] = self._dead[seat] | action.mask
             self._took = True
             if ev is not None:
                 ev.append(TookTurnup(seat, CARDS[self.turnup], action.card,
@@ -455,7 +455,7 @@ class TrumpDeal(Deal):
         for _ in range(k):
             drawn |= 1 << talon.pop()
         self.hands[seat] = hand | drawn
-        self._dead[seat] |= mask
+        self._dead[seat] = self._dead[seat] | mask
         self._decl[seat] = STOOD
         self._exch[seat] = k
         if seat != self.dealer:
@@ -521,7 +521,9 @@ class TrumpDeal(Deal):
     def _play(self, bit: int, ev: list[Event] | None) -> None:
         seat = self.to_act
         card = bit.bit_length() - 1
-        self.hands[seat] ^= bit
+        # ``x[i] = x[i] ^ y``, not ``x[i] ^= y``: compiled, the augmented form on a list item
+        # boxes ``y`` and dispatches generically; this one works on the unboxed ints.
+        self.hands[seat] = self.hands[seat] ^ bit
         trick = self._trick
         if trick:
             key = self._ktab[card]
@@ -544,15 +546,15 @@ class TrumpDeal(Deal):
             return
         # C15: the trick is complete.
         winner = self._best_seat
-        self._won[winner] += 1
+        self._won[winner] = self._won[winner] + 1
         lead = self._lead_suit
         by_priv = self._best_card == self._priv
         self._tricks.append((self._leader, tuple(trick), winner, lead, by_priv, 0))
-        self._trick = []
         if ev is not None:
             ev.append(TrickTaken(winner, len(self._tricks),
                                  tuple((p >> 6, CARDS[p & 63]) for p in trick),
                                  Suit(lead), by_priv))
+        trick.clear()  # the list is the deal's own (copies copy it), so it is reused
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._settle(ev)
         else:
