@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mushka import make_rules, new_deal
 from mushka.cards import Card
-from mushka.engine import Deal
+from mushka.engine import Action, Deal
 from mushka.match import Game
 from mushka.rules import Rules
 
@@ -163,6 +163,8 @@ def cards_in(value: Any, skip: tuple[str, ...] = ("rules",)) -> set[Card]:
     def walk(v: Any) -> None:
         if isinstance(v, Card):
             out.add(v)
+        elif isinstance(v, Action):  # a plain class, not a dataclass: its cards are its mask's
+            out.update(v.cards)
         elif dataclasses.is_dataclass(v) and not isinstance(v, type):
             for f in dataclasses.fields(v):
                 if f.name not in skip:

@@ -196,7 +196,7 @@ def test_n4_a_deal_refuses_a_bad_deck_order(problem):
     assert {"twice": "twice", "missing": "missing", "foreign": "not in this deck"}[problem] in str(info.value)
 
 
-@pytest.mark.parametrize("size", [32, 36, 52])
+@pytest.mark.parametrize("size", [0, 1, 2, 5, 32, 36, 52, 128, 129, 200])
 def test_n4_a_seeded_shuffle_deals_the_deck_random_shuffle_gives(size):
     # The engine's own shuffle must draw exactly as random.Random.shuffle does, so that a
     # seed gives the same deal as it always did (records, goldens, published figures).

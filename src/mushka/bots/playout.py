@@ -29,6 +29,7 @@ from mushka.bots.policy import (
     trump_play,
 )
 from mushka.bots.sampler import is_special
+from mushka.cards import card_count
 from mushka.engine import Action, Deal, DealView, Kind, Phase
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, stand_mask
 from mushka.engine.events import Shown
@@ -157,23 +158,23 @@ class Playout:
             elif eps and rng.random() < eps:
                 a = legal[rng.randrange(len(legal))]
             elif d.phase is _DECLARE:
-                a = self._declare(d, played, turn_bit, standing.bit_count(), took)
+                a = self._declare(d, played, turn_bit, card_count(standing), took)
             else:
                 seat = d.to_act
                 hand = d.hands[seat]
-                trick = [c.index for _, c in d.current_trick]
-                after = standing.bit_count() - len(trick) - 1
+                trick = d.trick_cards()
+                after = card_count(standing) - len(trick) - 1
                 legal_mask = 0
                 for x in legal:
                     legal_mask |= x.mask
                 unknown = deck & ~hand & ~played & ~turn_bit
-                card = trump_play(t, trump, hand, legal_mask, trick, unknown, after, d.tricks_won[seat] == 0)
+                card = trump_play(t, trump, hand, legal_mask, trick, unknown, after, d.tricks_won_by(seat) == 0)
                 a = PLAYS[card]
         if special:
             return None
         won = d.tricks_won
         n = d.n
-        if standing.bit_count() == 1:
+        if card_count(standing) == 1:
             lone = standing.bit_length() - 1
             if d.hands[lone] & t.priv_bit:
                 holder = lone  # MI7: a lone holder of the privileged card gets the bonus too
@@ -230,19 +231,18 @@ class Playout:
                 if d.phase is _REDISTRIBUTE:
                     a = DISCARDS[kopilka_discard(t, hand, values)]
                     continue
-                trick_now = d.current_trick
-                trick = [c.index for _, c in trick_now]
+                trick = d.trick_cards()
                 unknown = deck & ~hand & ~played
-                racing = self.last_game or hand.bit_count() <= 2
+                racing = self.last_game or card_count(hand) <= 2
                 if not trick:
                     legal_mask = 0
                     for x in legal:
                         legal_mask |= x.mask
                     a = PLAYS[kopilka_lead(t, legal_mask, hand, unknown, values)]
                 else:
-                    after = (trick_now[0][0] - seat - 1) % n
+                    after = (d.trick_leader() - seat - 1) % n
                     what = kopilka_follow(t, hand, trick[0], trick, unknown, values, after,
-                                          d.tricks_won[seat], d.talon_size, DRAW in legal, racing)
+                                          d.tricks_won_by(seat), d.talon_size, DRAW in legal, racing)
                     if what == "draw":
                         a = DRAW
                     elif what == "pass":

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from mushka.cards import SUIT_MASKS, index_list
+from mushka.cards import SUIT_MASKS, card_count, index_list
 from mushka.rules import Rules
 
 bit_list = index_list
@@ -118,7 +118,7 @@ def card_power(t: Tables, c: int, trump: int, unknown: int, opponents: int) -> f
         if c // 13 == trump or t.rules.privileged_beats_trumps:
             return 0.97
         return 0.8 if opponents <= 2 else 0.7
-    h = (t.higher[c] & unknown).bit_count()
+    h = card_count(t.higher[c] & unknown)
     if c // 13 == trump:
         return max(0.3, 0.95 - 0.17 * h)
     if h == 0:
@@ -170,7 +170,9 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
     powers = {c: card_power(t, c, trump, unknown, opponents) for c in cards}
     draw = average_draw(t, trump, opponents)
     lone = opponents == 0
-    order = sorted(cards, key=lambda c: powers[c])
+    # sorted(cards, key=powers): ``cards`` ascend, so the card breaks ties as the stable
+    # sort would, and no closure is called per card (compiled, a call through Python).
+    order = [c for _, c in sorted([(powers[c], c) for c in cards])]
     if not can_discard_priv and hand & t.priv_bit:
         order.remove(t.priv)
     best = HandValue(-1e9, 0, 0.0, 1.0)
@@ -203,7 +205,7 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
         if chase is not None:
             gain, disc = chase
             kept = [powers[c] for c in cards if not disc >> c & 1]
-            k = disc.bit_count()
+            k = card_count(disc)
             tricks = min(5.0, sum(kept) + k * draw)
             zero = 1.0
             for p in kept:
@@ -218,7 +220,7 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
 def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: bool,
            flush_value: float, four_value: float) -> tuple[float, int] | None:
     """The best try for a special hand by exchange: (expected gain, discards)."""
-    u = unknown.bit_count()
+    u = card_count(unknown)
     best: tuple[float, int] | None = None
     for s in range(4):
         sm = SUIT_MASKS[s]
@@ -230,13 +232,13 @@ def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: boo
             keep = suit_cards | (t.priv_bit & hand if with_priv else 0)
             if with_priv and (not hand & t.priv_bit or t.priv // 13 == s):
                 continue
-            need = 5 - keep.bit_count()
+            need = 5 - card_count(keep)
             if need <= 0 or need > limit or need > 2:
                 continue
             disc = hand & ~keep
             if not can_discard_priv and disc & t.priv_bit:
                 continue
-            avail = (unknown & sm).bit_count()
+            avail = card_count(unknown & sm)
             p = 1.0
             for i in range(need):
                 p *= max(0, avail - i) / max(1, u - i)
@@ -258,11 +260,14 @@ def trump_play(t: Tables, trump: int, hand: int, legal: int, trick: list[int], u
     if not trick:
         return _trump_lead(t, trump, legal, unknown, need_trick)
     keys = t.keys[trump][trick[0] // 13]
-    best = max(keys[c] for c in trick)
+    best = -1  # max(keys[c] for c in trick), without a generator (the trick is never empty here)
+    for c in trick:
+        best = max(best, keys[c])
     cards = bit_list(legal)
     winners = [c for c in cards if keys[c] > best]
     if winners:
-        winners.sort(key=lambda c: keys[c])
+        # Sorted by key; ``winners`` ascend, so the card breaks ties as the stable sort would.
+        winners = [c for _, c in sorted([(keys[c], c) for c in winners])]
         if after == 0:
             return winners[0]
         beat = t.beaters[trump][trick[0] // 13]
@@ -279,14 +284,21 @@ def trump_play(t: Tables, trump: int, hand: int, legal: int, trick: list[int], u
         if trumps:
             # A cheap ruff is usually worth it: few hold both the suit's void and a higher trump.
             return trumps[0]
-    return min(cards, key=lambda c: _keep_value(t, c, trump, unknown))
+    # min(cards, key=_keep_value): the first of the cheapest to keep.
+    cheapest = cards[0]
+    cheapest_value = _keep_value(t, cheapest, trump, unknown)
+    for c in cards[1:]:
+        v = _keep_value(t, c, trump, unknown)
+        if v < cheapest_value:
+            cheapest, cheapest_value = c, v
+    return cheapest
 
 
 def _keep_value(t: Tables, c: int, trump: int, unknown: int) -> float:
     """How much a card is worth keeping for later tricks (the cheapest is thrown)."""
     if c == t.priv:
         return 10.0
-    h = (t.higher[c] & unknown).bit_count()
+    h = card_count(t.higher[c] & unknown)
     base = 5.0 if c // 13 == trump else 0.0
     return base + t.strength[c] * 0.1 - h * 0.3
 
@@ -313,20 +325,18 @@ def _trump_lead(t: Tables, trump: int, legal: int, unknown: int, need_trick: boo
                 good.append(c)
     if sure:
         # C15: a sure winner keeps the lead; trumps first, to draw the others' trumps.
-        sure.sort(key=lambda c: (c // 13 != trump, t.strength[c]))
-        return sure[0]
+        # The least of (not a trump, strength); ``sure`` ascends, so the card breaks ties.
+        return min([(c // 13 != trump, t.strength[c], c) for c in sure])[2]
     if good and (need_trick or len(cards) >= 3):
         # A top plain card wins unless someone is void and trumps it.
-        good.sort(key=lambda c: -(unknown & SUIT_MASKS[c // 13]).bit_count())
-        return good[0]
+        return min([(-card_count(unknown & SUIT_MASKS[c // 13]), c) for c in good])[1]
     # Otherwise lead low from the shortest plain suit (to be able to ruff later).
     plain = [c for c in cards if c // 13 != trump and c != t.priv]
     if plain:
-        counts = {s: (legal & SUIT_MASKS[s]).bit_count() for s in range(4)}
-        plain.sort(key=lambda c: (counts[c // 13], t.strength[c]))
-        return plain[0]
+        counts = [card_count(legal & SUIT_MASKS[s]) for s in range(4)]
+        return min([(counts[c // 13], t.strength[c], c) for c in plain])[2]
     others = [c for c in cards if c != t.priv] or cards
-    return min(others, key=lambda c: t.strength[c])
+    return min([(t.strength[c], c) for c in others])[1]
 
 
 # --- kopilka ------------------------------------------------------------------------
@@ -350,7 +360,7 @@ def kopilka_lead(t: Tables, legal: int, hand: int, unknown: int, values: tuple[i
         if c == t.priv:
             continue
         s = c // 13
-        others = (unknown & SUIT_MASKS[s] & ~t.priv_bit).bit_count()
+        others = card_count(unknown & SUIT_MASKS[s] & ~t.priv_bit)
         if not others:
             continue
         if not (t.higher[c] & unknown) and not priv_out:
@@ -365,7 +375,7 @@ def kopilka_lead(t: Tables, legal: int, hand: int, unknown: int, values: tuple[i
 
     def shed(c: int) -> tuple[int, int]:
         s = c // 13
-        return (-(unknown & SUIT_MASKS[s]).bit_count(), t.strength[c])
+        return (-card_count(unknown & SUIT_MASKS[s]), t.strength[c])
 
     return min(plain, key=shed)
 
@@ -377,9 +387,18 @@ def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unkno
     suit = SUIT_MASKS[lead]
     mine = hand & suit & ~t.priv_bit
     has_priv = bool(hand & t.priv_bit)
-    priv_played = any(c == t.priv for c in trick)
+    # Loops rather than any()/max() over generators: compiled, a generator is an object
+    # made and driven at every call, and this runs at every step of a kopilka playout.
+    priv = t.priv
+    strength = t.strength
+    priv_played = False
+    best = -1
+    for c in trick:
+        if c == priv:
+            priv_played = True
+        if c // 13 == lead and strength[c] > best:
+            best = strength[c]
     value = values[lead]
-    best = max((t.strength[c] for c in trick if c // 13 == lead), default=-1)
     if priv_played:
         best = KOPILKA_PRIV_KEY
     if mine:
@@ -403,8 +422,8 @@ def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unkno
         return t.priv
     if can_draw and talon and not priv_played and not racing:
         # K11: a drawn card of the led suit is played at once and may win.
-        left = (unknown & suit).bit_count()
-        u = unknown.bit_count()
+        left = card_count(unknown & suit)
+        u = card_count(unknown)
         if u and my_tricks == 0 and left / u >= 0.25:
             return "draw"
     return "pass"
@@ -412,15 +431,20 @@ def kopilka_follow(t: Tables, hand: int, lead_card: int, trick: list[int], unkno
 
 def kopilka_discard(t: Tables, hand: int, values: tuple[int, ...]) -> int:
     """K7 step 5: the card to give up after taking one: the cheapest to keep."""
-    cards = bit_list(hand)
-
-    def keep(c: int) -> float:
+    # min(cards, key=...) as a loop (the first of the cheapest, as min gives): compiled,
+    # a closure called per card costs more than the arithmetic.
+    best = -1
+    best_keep = 0.0
+    for c in bit_list(hand):
         if c == t.priv:
-            return 100.0
-        s = c // 13
-        return t.strength[c] + 2.0 * values[s] - 0.5 * (hand & SUIT_MASKS[s]).bit_count()
-
-    return min(cards, key=keep)
+            keep = 100.0
+        else:
+            s = c // 13
+            keep = t.strength[c] + 2.0 * values[s] - 0.5 * card_count(hand & SUIT_MASKS[s])
+        if best < 0 or keep < best_keep:
+            best = c
+            best_keep = keep
+    return best
 
 
 # --- classic and mistigri: declaring ---------------------------------------------------
@@ -503,6 +527,16 @@ def stakes_for(rules: Rules, seat: int, records: tuple[int, ...]) -> Stakes:
     return Stakes(worth(rules.flush), worth(rules.four_mode), eager)
 
 
+def _declare_value(t: Tables, h: int, trump: int, unknown: int, against: int, talon: int, limit: int,
+                   bonus: float, stakes: Stakes) -> HandValue:
+    """:func:`stand_value` of hand ``h`` for :func:`trump_declare` (its remiz: MI6-MI7 for the holder)."""
+    rules = t.rules
+    rem = float(rules.effective_privileged_remiz if h & t.priv_bit else rules.remiz)
+    return stand_value(t, h, trump, unknown, against, talon, limit=limit, remiz=rem, bonus=bonus,
+                       can_discard_priv=rules.can_discard_privileged, flush_value=stakes.flush,
+                       four_value=stakes.four)
+
+
 def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turnup: int, took: bool,
                   standing_before: int, undeclared_after: int, talon: int, unknown: int,
                   can_pass: bool, can_take: bool, stakes: Stakes) -> tuple[str, int]:
@@ -520,21 +554,22 @@ def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turn
     bonus = float(rules.privileged_bonus)
     limit = rules.max_exchange
 
-    def value(h: int) -> HandValue:
-        rem = float(rules.effective_privileged_remiz if h & t.priv_bit else rules.remiz)
-        return stand_value(t, h, trump, unknown, 0 if lone else max(1, opponents), talon, limit=limit,
-                           remiz=rem, bonus=bonus, can_discard_priv=rules.can_discard_privileged,
-                           flush_value=stakes.flush, four_value=stakes.four)
-
-    best = value(hand)
+    against = 0 if lone else max(1, opponents)
+    best = _declare_value(t, hand, trump, unknown, against, talon, limit, bonus, stakes)
     choice: tuple[str, int] = ("stand", best.discard)
     if can_take and seat == dealer and not took:
         # C6: take the turned card for the weakest one (never the privileged card, MI5).
         options = [c for c in bit_list(hand) if rules.can_discard_privileged or c != t.priv]
         if options:
-            weakest = min(options, key=lambda c: card_power(t, c, trump, unknown, max(1, opponents)))
+            # min(options, key=card_power): the first of the weakest.
+            weakest = options[0]
+            weakest_power = card_power(t, weakest, trump, unknown, max(1, opponents))
+            for c in options[1:]:
+                power = card_power(t, c, trump, unknown, max(1, opponents))
+                if power < weakest_power:
+                    weakest, weakest_power = c, power
             after = (hand & ~(1 << weakest)) | 1 << turnup
-            with_take = value(after)
+            with_take = _declare_value(t, after, trump, unknown, against, talon, limit, bonus, stakes)
             if with_take.ev > best.ev + 0.15:
                 best = with_take
                 choice = ("take", weakest)

@@ -40,8 +40,10 @@ from mushka.bots.knowledge import KopilkaFacts, Step, TrumpFacts, kopilka_facts,
 from mushka.bots.policy import bit_list
 from mushka.bots.sampler_kopilka import propose_kopilka
 from mushka.bots.worlds import SampleFailed, assign, deal_deck, is_special, max_suit_count, pick_bits
+from mushka.cards import card_count
 from mushka.engine import Action, Deal, DealView, new_deal
 from mushka.engine.actions import PASS, PLAYS, TAKES, stand_mask
+from mushka.engine.deal import shuffle
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts
@@ -255,7 +257,7 @@ class WorldSampler:
                 hand_bin[j] = len(bins)
                 bins.append((view.hand_sizes[j], allowed, -1))
             known_dead[j] = self._known_dead(f, j)
-            hidden_dead = view.discard_counts[j] - known_dead[j].bit_count()
+            hidden_dead = view.discard_counts[j] - card_count(known_dead[j])
             if hidden_dead:
                 allowed = pool & ~not_turnup
                 if not rules.can_discard_privileged:
@@ -315,7 +317,7 @@ class WorldSampler:
                     disc = dead
                     k = f.exch[j]
                     candidates = h1 & ~(turn_bit if took else 0)
-                    if candidates.bit_count() < k:
+                    if card_count(candidates) < k:
                         raise SampleFailed
                     got = pick_bits(candidates, k, rng)
                 before = (h1 & ~got) | disc
@@ -343,10 +345,10 @@ class WorldSampler:
         talon: list[int] = []
         for j in f.draw_order:
             cards = bit_list(drawn[j])
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             talon.extend(cards)
         rest = bit_list(filled[talon_bin])
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         talon.extend(rest)
         play_start = [0] * n
         for j in range(n):

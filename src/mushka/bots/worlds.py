@@ -12,22 +12,28 @@ from __future__ import annotations
 import random
 
 from mushka.bots.policy import bit_list
-from mushka.cards import SUIT_MASKS
+from mushka.cards import SUIT_MASKS, card_count
+from mushka.engine.deal import shuffle
 from mushka.engine.resample_worlds import assign, max_suit_count, pick_bits
 from mushka.rules import Rules
 
 
 def is_special(rules: Rules, hand: int) -> bool:
     """Whether a five-card hand is one the rules show at once (C22, MI9, MI13)."""
-    if hand.bit_count() != 5:
+    # Loops, not any() over generators: compiled, a generator is an object made per call,
+    # and this runs for every seat of every world and every exchange of a playout.
+    if card_count(hand) != 5:
         return False
     priv = 1 << rules.privileged.index
     if hand & priv and rules.four_mode != "none":
         rest = hand ^ priv
-        if any(rest & ~m == 0 for m in SUIT_MASKS):
-            return True
+        for m in SUIT_MASKS:
+            if rest & ~m == 0:
+                return True
     if rules.flush != "none":
-        return any(hand & ~m == 0 for m in SUIT_MASKS)
+        for m in SUIT_MASKS:
+            if hand & ~m == 0:
+                return True
     return False
 
 
@@ -45,7 +51,7 @@ def deal_deck(rules: Rules, dealer: int, h0: list[int], talon: list[int], turnup
         cards = bit_list(h0[s])
         if len(cards) != 5:
             raise SampleFailed
-        rng.shuffle(cards)
+        shuffle(rng, cards)  # rng.shuffle's very draws, quicker
         lists.append(cards)
     deck = [lists[(eldest + i) % n][i // n] for i in range(5 * n)]
     if turnup >= 0:

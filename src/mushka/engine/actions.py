@@ -15,16 +15,15 @@ Text forms round-trip: ``Action.parse(str(a)) == a``.  Parsing also accepts a
 few Russian words (``пас``, ``играю``, ``беру``, ``прикуп``, ``сброс``).
 
 Actions are interned where the set is small (every play, take and discard of
-each card), so the fast path of the engine allocates nothing per move.
+each card), so the fast path of the engine allocates nothing per move; a
+stand is made when it is needed (a native object, some 30 ns compiled).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Final
 
-from mushka._pickle import reduce_fields
 from mushka.cards import CARDS, Card, cards_of, parse_card
 from mushka.errors import ParseError
 
@@ -47,12 +46,39 @@ class Kind(IntEnum):
     DISCARD = 5
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
-    """One action: its :class:`Kind` and the mask of the cards it names."""
+    """One action: its :class:`Kind` and the mask of the cards it names.
 
-    kind: Kind
-    mask: int = 0
+    An immutable value (equal and hashed by ``(kind, mask)``).  A plain class
+    with final attributes rather than a frozen dataclass: compiled, a frozen
+    dataclass is built by its interpreted ``__init__`` (each field set through
+    ``object.__setattr__``, some 600 ns an action) and its fields are read by
+    name lookup; this class is native, built in some 30 ns, its fields read
+    directly, and assigning to a field raises ``AttributeError``.
+    """
+
+    __slots__ = ("kind", "mask")
+
+    kind: Final[Kind]
+    mask: Final[int]
+
+    def __init__(self, kind: Kind, mask: int = 0) -> None:
+        self.kind = kind
+        self.mask = mask
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind is other.kind and self.mask == other.mask
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind is not other.kind or self.mask != other.mask
+
+    def __hash__(self) -> int:
+        # The hash the frozen dataclass had: sets and dicts of actions keep their order.
+        return hash((self.kind, self.mask))
 
     # --- constructors --------------------------------------------------------
 
@@ -198,8 +224,7 @@ class Action:
             raise ParseError("bad_action", rule=exc.rule or rule, text=text) from None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
+        return Action, (self.kind, self.mask)
 
 
 def _card(card: Card | str) -> Card:
@@ -229,17 +254,18 @@ DISCARDS: Final = tuple(Action(Kind.DISCARD, 1 << i) for i in range(52))
 STAND_PAT: Final = Action(Kind.STAND, 0)
 """Stand without exchanging."""
 
-_STANDS: dict[int, Action] = {0: STAND_PAT}
+_STAND: Final = Kind.STAND
 
 
 def stand_mask(mask: int) -> Action:
-    """The stand action exchanging the cards of ``mask`` (interned)."""
-    found = _STANDS.get(mask)
-    if found is None:
-        found = Action(Kind.STAND, mask)
-        if len(_STANDS) < 200_000:
-            _STANDS[mask] = found
-    return found
+    """The stand action exchanging the cards of ``mask``.
+
+    Not interned (but for :data:`STAND_PAT`): the exchanges of a deck are too
+    many for a table to stay in the processor's caches, and a native action is
+    quicker to make than to look up in a large one."""
+    if not mask:
+        return STAND_PAT
+    return Action(_STAND, mask)
 
 
 SUIT_PLAYS: Final = tuple(
@@ -260,3 +286,25 @@ def plays_of(mask: int) -> tuple[Action, ...]:
     if not mask >> 13:
         return t[0][mask]
     return t[0][mask & 8191] + t[1][mask >> 13 & 8191] + t[2][mask >> 26 & 8191] + t[3][mask >> 39]
+
+
+def pack_action(action: Action) -> int:
+    """An action as one small int (its kind above the 52 card bits), for compact pickles."""
+    return int(action.kind) << 52 | action.mask
+
+
+def unpack_action(value: int) -> Action:
+    """The (interned where it can be) action of :func:`pack_action`."""
+    kind = Kind(value >> 52)
+    mask = value & ((1 << 52) - 1)
+    if kind is Kind.PLAY:
+        return PLAYS[mask.bit_length() - 1]
+    if kind is Kind.PASS:
+        return PASS
+    if kind is Kind.DRAW:
+        return DRAW
+    if kind is Kind.TAKE:
+        return TAKES[mask.bit_length() - 1]
+    if kind is Kind.DISCARD:
+        return DISCARDS[mask.bit_length() - 1]
+    return stand_mask(mask)

@@ -23,8 +23,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
-from mushka.cards import CARDS, Card, cards_of, parse_card
-from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, ActionInput, Kind, stand_mask
+from mushka.cards import CARDS, Card, cards_of
+from mushka.engine.actions import Action, ActionInput, pack_action, unpack_action
+from mushka.engine.chance import card_index, check_deck, sample_order, shuffle
 from mushka.engine.events import Event
 from mushka.engine.types import DealResult, Phase, TrickRecord
 from mushka.engine.views import DealView
@@ -39,7 +40,7 @@ from mushka.i18n import LocalText
 from mushka.rules.model import Rules
 
 # The value types moved to mushka.engine.types; they stay importable from here.
-__all__ = ["Deal", "DealResult", "Phase", "TrickRecord"]
+__all__ = ["Deal", "DealResult", "Phase", "TrickRecord", "sample_order", "shuffle"]
 
 # Compiled, ``Phase.OVER`` is an attribute looked up on the enum class at every use;
 # a module constant is read directly (phases are only ever Phase members: ``is``).
@@ -157,12 +158,12 @@ class Deal:
             shuffle(rng if rng is not None else random.Random(), order)
             self._deck = tuple(order)
         else:
-            self._deck = _check_deck(rules, deck)
+            self._deck = check_deck(rules, deck)
         # Like ``deck``, the picks may be one space-separated string ("8H 7H 9H");
         # a string is a sequence too, and must not be read letter by letter.
         if isinstance(picks, str):
             picks = picks.split()
-        self._forced = tuple(_card_index(p) for p in picks) if picks else ()
+        self._forced = tuple(card_index(p) for p in picks) if picks else ()
         self._forced_pos = 0
         self._picks = []
         self._log = []
@@ -260,6 +261,19 @@ class Deal:
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
         """The cards on the table: (seat, card) in play order."""
         return tuple((p >> 6, CARDS[p & 63]) for p in self._trick)
+
+    def trick_cards(self) -> list[int]:
+        """The indices of the cards on the table, in play order: :attr:`current_trick`
+        without the cards and tuples (for playouts, which ask at every step)."""
+        return [p & 63 for p in self._trick]
+
+    def trick_leader(self) -> int:
+        """The seat that led the cards on the table; -1 while the table is empty."""
+        return self._trick[0] >> 6 if self._trick else -1
+
+    def tricks_won_by(self, seat: int) -> int:
+        """The counted tricks of ``seat`` so far: :attr:`tricks_won` without the tuple."""
+        return self._won[seat]
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The full hand of ``seat`` (omniscient; bots get views instead)."""
@@ -495,7 +509,7 @@ class Deal:
         picks = self._forced if len(self._forced) > len(self._picks) else tuple(self._picks)
         rng = self._rng.getstate() if self._rng is not None and self._chance_pending() else None
         return (_restore_deal, (type(self), self.rules, self.dealer, self._deck, picks,
-                                tuple(_pack(a) for a in self._log), self._initial_state(),
+                                tuple(pack_action(a) for a in self._log), self._initial_state(),
                                 self._events is not None, self._steps, rng))
 
     def _chance_pending(self) -> bool:
@@ -552,26 +566,6 @@ class PendingChance(Exception):
         self.options = options
 
 
-def _pack(action: Action) -> int:
-    return int(action.kind) << 52 | action.mask
-
-
-def _unpack(value: int) -> Action:
-    kind = Kind(value >> 52)
-    mask = value & ((1 << 52) - 1)
-    if kind is Kind.PLAY:
-        return PLAYS[mask.bit_length() - 1]
-    if kind is Kind.PASS:
-        return PASS
-    if kind is Kind.DRAW:
-        return DRAW
-    if kind is Kind.TAKE:
-        return TAKES[mask.bit_length() - 1]
-    if kind is Kind.DISCARD:
-        return DISCARDS[mask.bit_length() - 1]
-    return stand_mask(mask)
-
-
 def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, ...],
                   picks: tuple[int, ...], actions: tuple[int, ...], state: dict[str, Any],
                   record_events: bool, steps: bool, rng: tuple[Any, ...] | None) -> Deal:
@@ -579,7 +573,7 @@ def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, .
     deal = cls(rules, dealer, deck=deck, picks=picks, record_events=record_events,
                chance_steps=steps, **state)
     for value in actions:
-        action = _unpack(value)
+        action = unpack_action(value)
         ev = deal._events
         if ev is None:
             deal.apply_unchecked(action)
@@ -592,88 +586,6 @@ def _restore_deal(cls: type[Deal], rules: Rules, dealer: int, deck: tuple[int, .
         deal._rng = random.Random()
         deal._rng.setstate(rng)
     return deal
-
-
-def shuffle(rng: random.Random, items: list[int]) -> None:
-    """``rng.shuffle(items)``: the same draws from ``rng`` in the same order, so
-    the same deck for the same seed, without the Python frames of
-    :meth:`random.Random.shuffle` (compiled, the loop runs in C).
-
-    A subclass of :class:`random.Random` may draw differently (its own
-    ``random``/``getrandbits``): it shuffles with its own method.
-    """
-    if type(rng) is not random.Random:
-        rng.shuffle(items)
-        return
-    # random.Random.shuffle with _randbelow_with_getrandbits inlined (CPython 3.11+);
-    # tests/rules/test_notation.py checks it against the library for many seeds.
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
-def sample_order(rng: random.Random, n: int) -> list[int]:
-    """``rng.sample(range(n), n)`` (a uniform order of ``0..n-1``): the same draws in
-    the same order as the library's, without its Python frames, for ``n`` up to 52
-    (a deck); a subclass of :class:`random.Random` samples with its own method."""
-    if type(rng) is not random.Random or not 0 <= n <= 52:
-        return rng.sample(range(n), n)
-    # random.Random.sample's pool path (taken for k = n <= 52) with _randbelow inlined;
-    # tests/rules/test_notation.py checks it against the library for many seeds.
-    getrandbits = rng.getrandbits
-    pool = list(range(n))
-    result = [0] * n
-    for i in range(n):
-        m = n - i
-        k = m.bit_length()
-        j = getrandbits(k)
-        while j >= m:
-            j = getrandbits(k)
-        result[i] = pool[j]
-        pool[j] = pool[m - 1]
-    return result
-
-
-def _card_index(card: Card | str | int) -> int:
-    if type(card) is int:  # the common case first (decks of indices); bools go on below
-        if 0 <= card < 52:
-            return card
-        raise ParseError("bad_card", text=str(card))
-    if isinstance(card, Card):
-        return card.index
-    if isinstance(card, int):
-        if 0 <= card < 52:
-            return card
-        raise ParseError("bad_card", text=str(card))
-    return parse_card(card).index
-
-
-def _check_deck(rules: Rules, deck: Sequence[Card | str | int] | str) -> tuple[int, ...]:
-    """N4: a stacked deck must hold every card of the table's deck exactly once."""
-    items: Sequence[Card | str | int] = deck.split() if isinstance(deck, str) else deck
-    order = tuple(_card_index(c) for c in items)
-    seen = 0
-    for i in order:
-        bit = 1 << i
-        if seen & bit:
-            raise ChanceError("bad_deck", rule="N4", size=rules.deck_size,
-                              problem=f"{CARDS[i].code} appears twice")
-        seen |= bit
-    if seen != rules.deck_bits:
-        missing = cards_of(rules.deck_bits & ~seen)
-        extra = cards_of(seen & ~rules.deck_bits)
-        parts = []
-        if missing:
-            parts.append("missing " + " ".join(c.code for c in missing))
-        if extra:
-            parts.append("not in this deck " + " ".join(c.code for c in extra))
-        raise ChanceError("bad_deck", rule="N4", size=rules.deck_size, problem="; ".join(parts))
-    return order
 
 
 def _trick_record(raw: tuple[int, tuple[int, ...], int, int, bool, int]) -> TrickRecord:

@@ -110,7 +110,7 @@ class KopilkaDeal(Deal):
         deck = self._deck
         hands = [0] * n
         for i in range(5 * n):
-            hands[(self.eldest + i) % n] |= 1 << deck[i]
+            hands[(self.eldest + i) % n] = hands[(self.eldest + i) % n] | (1 << deck[i])
         self.hands = hands
         # K5: no turned card; the other cards are the talon.
         self._talon = list(reversed(deck[5 * n:]))
@@ -167,7 +167,7 @@ class KopilkaDeal(Deal):
         n = self.n
         if ev is not None:
             ev.append(GroupDeclared(owner, group.bit_count()))
-        self.hands[owner] ^= group
+        self.hands[owner] = self.hands[owner] ^ group
         remaining = [c for c in range(52) if group >> c & 1]
         if self.rules.redistribution == "old":
             # K8: the right-hand neighbour draws two at random for the next two seats.
@@ -178,16 +178,16 @@ class KopilkaDeal(Deal):
         for taker in takers:
             card = self._pick(remaining, f"K7 pick for seat {taker}")
             remaining.remove(card)
-            self.hands[taker] |= 1 << card
+            self.hands[taker] = self.hands[taker] | (1 << card)
             taken |= 1 << card
             if ev is not None:
                 ev.append(CardTaken(taker, owner, CARDS[card]))
         back = group & ~taken
-        self.hands[owner] |= back
+        self.hands[owner] = self.hands[owner] | back
         drawn = 0
         for _ in range(min(len(takers), len(self._talon))):
             drawn |= 1 << self._talon.pop()
-        self.hands[owner] |= drawn
+        self.hands[owner] = self.hands[owner] | drawn
         if ev is not None:
             ev.append(GroupSettled(owner, cards_of(taken), back.bit_count(), cards_of(drawn),
                                    drawn.bit_count()))
@@ -264,8 +264,8 @@ class KopilkaDeal(Deal):
         kind = action.kind
         if self.phase == Phase.REDISTRIBUTE:
             # K7 step 5: the taker discards one card face down.
-            self.hands[seat] ^= action.mask
-            self._dead[seat] |= action.mask
+            self.hands[seat] = self.hands[seat] ^ action.mask
+            self._dead[seat] = self._dead[seat] | action.mask
             self._pending.pop(0)
             if ev is not None:
                 ev.append(Discarded(seat, action.card))
@@ -280,10 +280,10 @@ class KopilkaDeal(Deal):
                 # K11: a drawn card of the led suit is played at once.
                 if ev is not None:
                     ev.append(Drew(seat, CARDS[card], True))
-                self.hands[seat] |= 1 << card
+                self.hands[seat] = self.hands[seat] | (1 << card)
                 self._put(seat, card, ev, announce=False)
             else:
-                self.hands[seat] |= 1 << card
+                self.hands[seat] = self.hands[seat] | (1 << card)
                 if ev is not None:
                     ev.append(Drew(seat, CARDS[card], False))
                 self._follower_done(ev)
@@ -297,7 +297,8 @@ class KopilkaDeal(Deal):
             self._follower_done(ev)
 
     def _put(self, seat: int, card: int, ev: list[Event] | None, *, announce: bool = True) -> None:
-        self.hands[seat] ^= 1 << card
+        # ``x[i] = x[i] ^ y`` rather than ``^=`` on list items: compiled, it works on unboxed ints.
+        self.hands[seat] = self.hands[seat] ^ (1 << card)
         key = PRIV_KEY if card == self._priv else self.rules.strength[card]
         if ev is not None and announce:
             ev.append(Played(seat, CARDS[card]))
@@ -328,7 +329,7 @@ class KopilkaDeal(Deal):
         if len(trick) == 1:
             # K15: nobody put a card on it: the leader takes it back, the next leads.
             card = trick[0] & 63
-            self.hands[leader] |= 1 << card
+            self.hands[leader] = self.hands[leader] | (1 << card)
             self._trick = []
             self._banned = -1
             self._takebacks += 1
@@ -348,7 +349,7 @@ class KopilkaDeal(Deal):
         winner = self._best_seat
         by_priv = self._best_key == PRIV_KEY
         value = self.rules.suit_values[lead] * (2 if by_priv else 1)  # K21
-        self._won[winner] += 1
+        self._won[winner] = self._won[winner] + 1
         self._tricks.append((leader, tuple(trick), winner, lead, by_priv, value))
         self._trick = []
         self._takebacks = 0
@@ -372,8 +373,8 @@ class KopilkaDeal(Deal):
 
     def _pay(self, seat: int, amount: int, reason: str, ev: list[Event] | None) -> None:
         """``seat`` pays ``amount`` into the pot (negative: receives from it)."""
-        self.balances[seat] -= amount
-        self._money[seat] -= amount
+        self.balances[seat] = self.balances[seat] - amount
+        self._money[seat] = self._money[seat] - amount
         self.pot += amount
         if ev is not None and amount:
             ev.append(Paid(seat, amount, reason))

@@ -17,8 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mushka.cards import SUIT_MASKS, index_list
+from mushka.cards import POP13, SUIT_MASKS, card_count, index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, Action
+from mushka.engine.deal import shuffle
 from mushka.engine.views import DealView
 
 if TYPE_CHECKING:
@@ -39,7 +40,14 @@ def pick_bits(mask: int, k: int, rng: random.Random) -> int:
 
 def max_suit_count(hand: int) -> int:
     """The length of the longest suit of a hand."""
-    return max((hand & m).bit_count() for m in SUIT_MASKS)
+    pop = POP13  # a suit's 13 bits counted by table: no generator, no method lookup
+    a = pop[hand & 8191]
+    b = pop[hand >> 13 & 8191]
+    c = pop[hand >> 26 & 8191]
+    d = pop[hand >> 39 & 8191]
+    ab = a if a > b else b
+    cd = c if c > d else d
+    return ab if ab > cd else cd
 
 
 def assign(cards: list[int], bins: Sequence[tuple[int, int, int]], rng: random.Random, *,
@@ -57,37 +65,47 @@ def assign(cards: list[int], bins: Sequence[tuple[int, int, int]], rng: random.R
     if no filling is found.
     """
     nb = len(bins)
+    # The bins' fields and the caps as lists of ints: compiled, indexing a list of ints is
+    # direct, indexing a ``Sequence`` of tuples a generic lookup at every step.
+    cap0: list[int] = [b[0] for b in bins]
+    allow: list[int] = [b[1] for b in bins]
+    group: list[int] = [b[2] for b in bins]
+    caps0: list[list[int]] = [list(g) for g in caps]
     options: list[list[int]] = []
     for c in cards:
         bit = 1 << c
-        options.append([b for b in range(nb) if bins[b][1] & bit and bins[b][0] > 0])
+        options.append([b for b in range(nb) if allow[b] & bit and cap0[b] > 0])
+    random_ = rng.random
     for _ in range(tries):
-        room = [b[0] for b in bins]
-        left = [list(g) for g in caps]
+        room = cap0[:]
+        left = [g[:] for g in caps0]
         out = [0] * nb
         used = 0
         ok = True
         for where, suit, count in musts:
             # Cards placed for an earlier, narrower demand count here too.
-            have = sum((out[b] & SUIT_MASKS[suit]).bit_count() for b in where)
+            suit_mask = SUIT_MASKS[suit]
+            have = 0
+            for b in where:
+                have += card_count(out[b] & suit_mask)
             for _ in range(count - have):
                 cand = [(b, c) for b in where if room[b] > 0
-                        and (bins[b][2] < 0 or left[bins[b][2]][suit] > 0)
-                        for c in cards if c // 13 == suit and not used >> c & 1 and bins[b][1] >> c & 1]
+                        and (group[b] < 0 or left[group[b]][suit] > 0)
+                        for c in cards if c // 13 == suit and not used >> c & 1 and allow[b] >> c & 1]
                 if not cand:
                     ok = False
                     break
                 b, c = rng.choice(cand)
                 room[b] -= 1
-                if bins[b][2] >= 0:
-                    left[bins[b][2]][suit] -= 1
+                if group[b] >= 0:
+                    left[group[b]][suit] -= 1
                 out[b] |= 1 << c
                 used |= 1 << c
             if not ok:
                 break
         if not ok:
             continue
-        keys = [(len(options[i]), rng.random(), i) for i in range(len(cards)) if not used >> cards[i] & 1]
+        keys = [(len(options[i]), random_(), i) for i in range(len(cards)) if not used >> cards[i] & 1]
         keys.sort()
         for _, _, i in keys:
             c = cards[i]
@@ -95,14 +113,14 @@ def assign(cards: list[int], bins: Sequence[tuple[int, int, int]], rng: random.R
             total = 0
             eligible = []
             for b in options[i]:
-                g = bins[b][2]
+                g = group[b]
                 if room[b] > 0 and (g < 0 or left[g][suit] > 0):
                     eligible.append(b)
                     total += room[b]
             if total == 0:
                 ok = False
                 break
-            r = rng.random() * total
+            r = random_() * total
             chosen = eligible[-1]
             for b in eligible:
                 r -= room[b]
@@ -110,7 +128,7 @@ def assign(cards: list[int], bins: Sequence[tuple[int, int, int]], rng: random.R
                     chosen = b
                     break
             room[chosen] -= 1
-            g = bins[chosen][2]
+            g = group[chosen]
             if g >= 0:
                 left[g][suit] -= 1
             out[chosen] |= 1 << c
@@ -127,7 +145,7 @@ def deal_deck(dealer: int, n: int, h0: list[int], talon: list[int], rng: random.
         cards = index_list(h0[s])
         if len(cards) != 5:
             raise WorldFailed
-        rng.shuffle(cards)
+        shuffle(rng, cards)  # rng.shuffle's very draws, quicker
         lists.append(cards)
     deck = [lists[(eldest + i) % n][i // n] for i in range(5 * n)]
     deck.extend(talon)
@@ -212,7 +230,7 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
         members = bin_slots[b]
         if members:
             cards = index_list(filled[b])
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             for sl, c in zip(members, cards, strict=True):
                 sl.card = c
     # Hands when play began, and the cards drawn during play.
@@ -250,7 +268,7 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
         talon.extend(drawn)
     talon.extend(draw_cards)
     rest = index_list(filled[talon_bin])
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     talon.extend(rest)
     deck = deal_deck(view.dealer, n, hands, talon, rng)
     picks_all: list[int] = []
@@ -359,7 +377,7 @@ def _owner_links(view: DealView, f: KopilkaFacts, suits: list[int],
                 free_takers.remove(played_by[c])
             elif c not in played_by:
                 loose.append(c)
-        rng.shuffle(free_takers)
+        shuffle(rng, free_takers)
         for c, seat in zip(loose, free_takers, strict=False):
             if seat not in later_owners:
                 forced[c] = seat
@@ -380,9 +398,9 @@ def _block_suits(view: DealView, f: KopilkaFacts, rng: random.Random) -> list[in
             feasible = []
             for s in range(4):
                 sm = SUIT_MASKS[s]
-                could = (pool & sm).bit_count()
+                could = card_count(pool & sm)
                 for t in seats:
-                    could += (f.played_by_seat[t] & sm).bit_count()
+                    could += card_count(f.played_by_seat[t] & sm)
                 if could >= b.count:
                     feasible.append(s)
             if not feasible:
@@ -498,8 +516,8 @@ def _undo_block(view: DealView, f: KopilkaFacts, bi: int, suit: int, hands: list
         drawn = b.drawn
     else:
         sm = SUIT_MASKS[suit]
-        extra = (hands[o] & sm).bit_count() - b.returned
-        if extra < 0 or extra > b.drawn_count or (hands[o] & ~sm).bit_count() < b.drawn_count - extra:
+        extra = card_count(hands[o] & sm) - b.returned
+        if extra < 0 or extra > b.drawn_count or card_count(hands[o] & ~sm) < b.drawn_count - extra:
             raise WorldFailed
         drawn = pick_bits(hands[o] & sm, extra, rng) | pick_bits(hands[o] & ~sm, b.drawn_count - extra, rng)
     hands[o] &= ~drawn
@@ -511,10 +529,10 @@ def _undo_block(view: DealView, f: KopilkaFacts, bi: int, suit: int, hands: list
         hands[t] &= ~(1 << z)
         hands[o] |= 1 << z
         picks.append(z)
-    if suit >= 0 and (hands[o] & SUIT_MASKS[suit]).bit_count() != b.count:
+    if suit >= 0 and card_count(hands[o] & SUIT_MASKS[suit]) != b.count:
         raise WorldFailed
     drawn_list = index_list(drawn)
-    rng.shuffle(drawn_list)
+    shuffle(rng, drawn_list)
     return picks, drawn_list
 
 

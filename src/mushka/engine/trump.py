@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from mushka.cards import CARDS, POP13, SUIT_MASKS, Suit, card_count, cards_of, indices
+from mushka.cards import CARDS, SUIT_MASKS, Suit, card_count, cards_of, indices
 from mushka.engine.actions import PASS, PLAYS, SUIT_PLAYS, TAKES, Action, Kind, plays_of, stand_mask
 from mushka.engine.deal import Deal, DealResult, Phase
 from mushka.engine.events import (
@@ -41,11 +41,10 @@ from mushka.engine.events import (
     TurnedUp,
 )
 from mushka.engine.exchanges import DeclareChoices, exchange_subsets, subset_mask
+from mushka.engine.trump_cards import key_tables, special_hand
+from mushka.engine.trump_view import PASSED, STOOD, UNDECIDED, trump_result, trump_view
 from mushka.engine.views import DealView
 
-UNDECIDED: Final = 0
-PASSED: Final = 1
-STOOD: Final = 2
 TRICKS_PER_DEAL: Final = 5
 _BIT: Final = tuple(1 << i for i in range(52))
 _PLAY: Final = Phase.PLAY
@@ -53,6 +52,11 @@ _OVER: Final = Phase.OVER
 _DECLARE: Final = Phase.DECLARE
 _PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 _PLAY_KIND: Final = Kind.PLAY
+# The key of each trump suit's trick-key tables in the rules' cache (no tuple made per deal).
+_KEYS_KEY: Final = tuple(("keys", t) for t in range(4))
+# The seats before trick play: shared, since the lists that replace them are never changed
+# in place (copies share them too).
+_NO_SEATS: Final[list[int]] = []
 
 Why = tuple[str, str, dict[str, object]] | None
 
@@ -132,9 +136,10 @@ class TrumpDeal(Deal):
         priv = rules.privileged.index
         self._priv = priv
         self._priv_bit = 1 << priv
-        tables = rules.cache.get(("keys", self.trump))
+        key = _KEYS_KEY[self.trump]
+        tables = rules.cache.get(key)
         if tables is None:
-            tables = rules.cache[("keys", self.trump)] = _key_tables(
+            tables = rules.cache[key] = key_tables(
                 rules.strength, self.trump, priv, rules.privileged_beats_trumps)
         self._ktabs = tables  # type: ignore[assignment]
         self._ktab = self._ktabs[0]
@@ -143,14 +148,14 @@ class TrumpDeal(Deal):
         self._took = False
         self._open = 0
         self._cands = []
-        self._order = []
-        self._next = []
+        self._order = _NO_SEATS  # replaced, never changed in place (see _end_declarations)
+        self._next = _NO_SEATS
         self._priv_holder = -1
         self._best_key = -1
         self._best_seat = -1
         self._best_card = -1
         self._stood_before_dealer = 0
-        self._side = [0] * n
+        self._side = _NO_SEATS  # likewise
         self._flush_seat = -1
         self._final = (False, -1, -1)
         self.phase = Phase.DECLARE
@@ -177,37 +182,10 @@ class TrumpDeal(Deal):
         ``score`` orders competing hands: suit (MI10), card points (MI11), then
         the earlier seat from the eldest.
         """
-        hand = self.hands[seat]
-        # Quick exit: a special hand has at least four cards of one suit.
-        if (
-            POP13[hand & 0x1FFF] < 4
-            and POP13[hand >> 13 & 0x1FFF] < 4
-            and POP13[hand >> 26 & 0x1FFF] < 4
-            and POP13[hand >> 39] < 4
-        ):
+        hit = special_hand(self.rules, self.hands[seat], self._priv_bit)
+        if hit is None:
             return None
-        rules = self.rules
-        kind = ""
-        suit = -1
-        if hand & self._priv_bit:
-            rest = hand ^ self._priv_bit
-            for s in range(4):
-                if rest & ~SUIT_MASKS[s] == 0:
-                    # MI13: four of a suit and the privileged card as the fifth,
-                    # including five of the privileged card's own suit.
-                    kind, suit = "privileged_four", s
-                    break
-        if not kind:
-            for s in range(4):
-                if hand & ~SUIT_MASKS[s] == 0:
-                    kind, suit = "flush", s
-                    break
-        if not kind:
-            return None
-        effect = rules.four_mode if kind == "privileged_four" else rules.flush
-        if effect == "none":
-            return None
-        points = sum(CARDS[i].rank.points for i in indices(hand))
+        effect, kind, suit, points = hit
         rel = (seat - self.eldest) % self.n
         return effect, kind, (suit, points, -rel), seat
 
@@ -461,8 +439,8 @@ class TrumpDeal(Deal):
             self._next_declarer(ev)
         else:  # TAKE
             seat = self.to_act
-            self.hands[seat] ^= action.mask | 1 << self.turnup
-            self._dead[seat] |= action.mask
+            self.hands[seat] = self.hands[seat] ^ (action.mask | 1 << self.turnup)
+            self._dead[seat] = self._dead[seat] | action.mask
             self._took = True
             if ev is not None:
                 ev.append(TookTurnup(seat, CARDS[self.turnup], action.card,
@@ -477,7 +455,7 @@ class TrumpDeal(Deal):
         for _ in range(k):
             drawn |= 1 << talon.pop()
         self.hands[seat] = hand | drawn
-        self._dead[seat] |= mask
+        self._dead[seat] = self._dead[seat] | mask
         self._decl[seat] = STOOD
         self._exch[seat] = k
         if seat != self.dealer:
@@ -543,7 +521,9 @@ class TrumpDeal(Deal):
     def _play(self, bit: int, ev: list[Event] | None) -> None:
         seat = self.to_act
         card = bit.bit_length() - 1
-        self.hands[seat] ^= bit
+        # ``x[i] = x[i] ^ y``, not ``x[i] ^= y``: compiled, the augmented form on a list item
+        # boxes ``y`` and dispatches generically; this one works on the unboxed ints.
+        self.hands[seat] = self.hands[seat] ^ bit
         trick = self._trick
         if trick:
             key = self._ktab[card]
@@ -566,15 +546,15 @@ class TrumpDeal(Deal):
             return
         # C15: the trick is complete.
         winner = self._best_seat
-        self._won[winner] += 1
+        self._won[winner] = self._won[winner] + 1
         lead = self._lead_suit
         by_priv = self._best_card == self._priv
         self._tricks.append((self._leader, tuple(trick), winner, lead, by_priv, 0))
-        self._trick = []
         if ev is not None:
             ev.append(TrickTaken(winner, len(self._tricks),
                                  tuple((p >> 6, CARDS[p & 63]) for p in trick),
                                  Suit(lead), by_priv))
+        trick.clear()  # the list is the deal's own (copies copy it), so it is reused
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._settle(ev)
         else:
@@ -592,38 +572,7 @@ class TrumpDeal(Deal):
 
     def _build_result(self) -> DealResult:
         """C17-C19, MI6-MI7: each standing player's record changes."""
-        rules = self.rules
-        n = self.n
-        all_passed, lone, mushka = self._final
-        zeros = (0,) * n
-        standing = tuple(d == STOOD for d in self._decl)
-        if mushka >= 0:
-            return DealResult(
-                variant=rules.variant, dealer=self.dealer, tricks=zeros, standing=standing,
-                record_delta=zeros, remiz=zeros, bonus=zeros, side=zeros, mushka=mushka,
-            )
-        delta = [0] * n
-        remiz = [0] * n
-        bonus = [0] * n
-        holder = self._priv_holder
-        for s in self._order:
-            tricks = self._won[s]
-            if tricks == 0:
-                remiz[s] = rules.effective_privileged_remiz if s == holder else rules.remiz
-                delta[s] = remiz[s]
-            else:
-                if s == holder:
-                    bonus[s] = rules.privileged_bonus
-                delta[s] = -tricks * rules.trick_value - bonus[s]
-        flush_seat = self._flush_seat
-        return DealResult(
-            variant=rules.variant, dealer=self.dealer, tricks=tuple(self._won),
-            standing=standing, record_delta=tuple(delta),
-            remiz=tuple(remiz), bonus=tuple(bonus), side=tuple(self._side),
-            flush_seat=None if flush_seat < 0 else flush_seat, all_passed=all_passed,
-            lone=None if lone < 0 else lone, privileged_holder=None if holder < 0 else holder,
-            trick_log=self.tricks,
-        )
+        return trump_result(self)
 
     # --- copying and views -----------------------------------------------------
 
@@ -654,65 +603,4 @@ class TrumpDeal(Deal):
     def view(self, seat: int | None = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
         self._check_viewer(seat)
-        n = self.n
-        mine = seat is not None
-        legal: tuple[Action, ...] = ()
-        if mine and seat == self.to_act and self.phase != Phase.OVER:
-            legal = tuple(self._legal())
-        # MI9: a shown flush stays public; C22: so does the hand that won the мушка.
-        shown = self._open | (1 << self._final[2] if self._final[2] >= 0 else 0)
-        open_hands = tuple(
-            cards_of(self.hands[s]) if shown >> s & 1 else None for s in range(n)
-        )
-        names = {UNDECIDED: None, PASSED: "pass", STOOD: "stand"}
-        return DealView(
-            rules=self.rules, seat=seat, dealer=self.dealer, phase=self.phase,
-            to_act=None if self.to_act < 0 else self.to_act,
-            hand=cards_of(self.hands[seat]) if seat is not None else (),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            talon_size=len(self._talon),
-            discard_counts=tuple(d.bit_count() for d in self._dead),
-            own_discards=cards_of(self._dead[seat]) if seat is not None else (),
-            legal=legal,
-            events=tuple(self.events(seat)),
-            trick=self.current_trick,
-            leader=self._trick[0] >> 6 if self._trick else (
-                self.to_act if self.phase == Phase.PLAY else None),
-            tricks_won=tuple(self._won),
-            tricks=self.tricks,
-            open_hands=open_hands,
-            result=self.result,
-            turnup=CARDS[self.turnup],
-            trump=Suit(self.trump),
-            turnup_taken=self._took,
-            declarations=tuple(names[d] for d in self._decl),
-            exchanged=tuple(self._exch),
-            playing=tuple(self._order),
-        )
-
-
-def _key_tables(strength: tuple[int, ...], trump: int, priv: int,
-                beats_trumps: bool) -> tuple[tuple[int, ...], ...]:
-    """C12/C15/MI4: the trick key of every card, one table per led suit.
-
-    A card of the led suit is 100 + rank, another plain card 0, a trump
-    200 + rank; the privileged card is 150 (above every led-suit card, below
-    every trump), 400 with ``privileged_beats_trumps``, and simply the top
-    trump (300) when its own suit is trumps.  The highest key wins (C15).
-    """
-    tables = []
-    for lead in range(4):
-        keys = [0] * 52
-        for c in range(52):
-            if strength[c] < 0:
-                continue
-            if c // 13 == trump:
-                keys[c] = 200 + strength[c]
-            elif c // 13 == lead:
-                keys[c] = 100 + strength[c]
-        if priv // 13 == trump:
-            keys[priv] = 300
-        else:
-            keys[priv] = 400 if beats_trumps else 150
-        tables.append(tuple(keys))
-    return tuple(tables)
+        return trump_view(self, seat)

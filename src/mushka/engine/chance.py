@@ -1,0 +1,122 @@
+"""Chance at the deal: shuffling the deck, random orders, and reading a stacked deck (N4).
+
+A deal's deck is shuffled from a seeded :class:`random.Random` or stacked by
+the caller; both must give the same deck for the same seed as they always did
+(records, golden files and published figures depend on it), so the shuffles
+here draw exactly what the library's own methods draw, only quicker.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mushka.cards import CARDS, Card, cards_of, parse_card
+from mushka.errors import ChanceError, ParseError
+from mushka.rules.model import Rules
+
+
+def shuffle(rng: random.Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``: the same draws from ``rng`` in the same order, so
+    the same deck for the same seed, without the Python frames of
+    :meth:`random.Random.shuffle` (compiled, the loop runs in C).
+
+    A subclass of :class:`random.Random` may draw differently (its own
+    ``random``/``getrandbits``): it shuffles with its own method.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    # random.Random.shuffle with _randbelow_with_getrandbits inlined (CPython 3.11+);
+    # tests/rules/test_notation.py checks it against the library for many seeds.
+    # ``getrandbits(k)`` for k <= 32 is the top k bits of the generator's next 32-bit
+    # word, and ``getrandbits(32 * m)`` is its next m words, little-endian: the words
+    # are drawn m at a time, m never more than the draws still due (each swap takes
+    # at least one), so the generator ends in the very state the library leaves it.
+    size = len(items)
+    if size > 128:
+        getrandbits = rng.getrandbits
+        for i in range(size - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
+        return
+    words = b""
+    pos = end = 0
+    for i in range(size - 1, 0, -1):
+        n = i + 1
+        shift = 8 - n.bit_length()  # n <= 128: the draw is within the word's top byte
+        while True:
+            if pos == end:
+                words = rng.getrandbits(32 * i).to_bytes(4 * i, "little")
+                pos = 3
+                end = 4 * i + 3
+            j = words[pos] >> shift
+            pos += 4
+            if j < n:
+                break
+        items[i], items[j] = items[j], items[i]
+
+
+def sample_order(rng: random.Random, n: int) -> list[int]:
+    """``rng.sample(range(n), n)`` (a uniform order of ``0..n-1``): the same draws in
+    the same order as the library's, without its Python frames, for ``n`` up to 52
+    (a deck); a subclass of :class:`random.Random` samples with its own method."""
+    if type(rng) is not random.Random or not 0 <= n <= 52:
+        return rng.sample(range(n), n)
+    # random.Random.sample's pool path (taken for k = n <= 52) with _randbelow inlined;
+    # tests/rules/test_notation.py checks it against the library for many seeds.
+    getrandbits = rng.getrandbits
+    pool = list(range(n))
+    result = [0] * n
+    for i in range(n):
+        m = n - i
+        k = m.bit_length()
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        result[i] = pool[j]
+        pool[j] = pool[m - 1]
+    return result
+
+
+def card_index(card: Card | str | int) -> int:
+    """The index of a card given as a card, an index or a code (N2); a named error otherwise."""
+    if type(card) is int:  # the common case first (decks of indices); bools go on below
+        if 0 <= card < 52:
+            return card
+        raise ParseError("bad_card", text=str(card))
+    if isinstance(card, Card):
+        return card.index
+    if isinstance(card, int):
+        if 0 <= card < 52:
+            return card
+        raise ParseError("bad_card", text=str(card))
+    return parse_card(card).index
+
+
+def check_deck(rules: Rules, deck: Sequence[Card | str | int] | str) -> tuple[int, ...]:
+    """N4: a stacked deck as card indices, top first; it must hold every card of the
+    table's deck exactly once (:class:`ChanceError` naming what is wrong otherwise)."""
+    items: Sequence[Card | str | int] = deck.split() if isinstance(deck, str) else deck
+    order = tuple(card_index(c) for c in items)
+    seen = 0
+    for i in order:
+        bit = 1 << i
+        if seen & bit:
+            raise ChanceError("bad_deck", rule="N4", size=rules.deck_size,
+                              problem=f"{CARDS[i].code} appears twice")
+        seen |= bit
+    if seen != rules.deck_bits:
+        missing = cards_of(rules.deck_bits & ~seen)
+        extra = cards_of(seen & ~rules.deck_bits)
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(c.code for c in missing))
+        if extra:
+            parts.append("not in this deck " + " ".join(c.code for c in extra))
+        raise ChanceError("bad_deck", rule="N4", size=rules.deck_size, problem="; ".join(parts))
+    return order
