@@ -10,7 +10,10 @@ the same CPU time each:
   ``state.apply_action(choice(state.legal_actions()))``;
 * ``openspiel+obs``: the same with ``state.observation_tensor()`` of the seat to act at every step;
 * ``pettingzoo``: the AEC env with masks and observations, uniform random agents
-  (``env.last()`` then a legal id drawn uniformly from ``mask.nonzero()[0].tolist()``);
+  (``env.last()`` then a legal id drawn uniformly from ``mask.nonzero()[0].tolist()``),
+  seeded at its first ``reset`` and then dealing on from its own generator, as the
+  raw path does and as PettingZoo's own loops do; ``pettingzoo_reseed`` the same
+  with ``env.reset(seed=...)`` at every deal (the driver of earlier runs);
   ``pettingzoo_flatnonzero`` the same with the agent of earlier runs
   (``np.flatnonzero(mask)``), ``pettingzoo_sample`` with Gymnasium's
   ``env.action_space(agent).sample(mask)``;
@@ -199,7 +202,7 @@ def null_spiel_driver(chance: int, decisions: int) -> Callable[[random.Random], 
     return run
 
 
-def pettingzoo_driver(agent: str = "list") -> Callable[[random.Random], None]:
+def pettingzoo_driver(agent: str = "list", *, reseed: bool = False) -> Callable[[random.Random], None]:
     """Uniform random agents over the AEC env's mask, reading the legal ids three ways:
     ``list`` ``mask.nonzero()[0].tolist()`` (the figure's agent), ``flatnonzero``
     ``np.flatnonzero(mask)`` (the agent of earlier runs) and ``sample``
@@ -208,9 +211,14 @@ def pettingzoo_driver(agent: str = "list") -> Callable[[random.Random], None]:
     from mushka.research.pettingzoo_env import env as make_env
 
     env = make_env("classic", 4)
+    seeded = [False]
 
     def run(rng: random.Random) -> None:
-        env.reset(seed=rng.randrange(1 << 30))
+        if reseed or not seeded[0]:
+            env.reset(seed=rng.randrange(1 << 30))
+            seeded[0] = True
+        else:
+            env.reset()
         last = env.last
         step = env.step
         random_ = rng.random
@@ -255,6 +263,7 @@ def main() -> None:
         "openspiel+info": spiel_driver("mushka_classic(players=4)", "info"),
         "openspiel+observer": spiel_driver("mushka_classic(players=4)", "observer"),
         "pettingzoo": pettingzoo_driver(),
+        "pettingzoo_reseed": pettingzoo_driver(reseed=True),
         "pettingzoo_flatnonzero": pettingzoo_driver("flatnonzero"),
         "pettingzoo_sample": pettingzoo_driver("sample"),
         "openspiel_null": null_spiel_driver(chance, decisions),
@@ -273,6 +282,7 @@ def main() -> None:
         "openspiel_vs_checked": round(med["checked"] / med["openspiel"], 2),
         "observation_on_top": round(med["openspiel"] / med["openspiel+obs"], 2),
         "pettingzoo_vs_raw": round(med["raw"] / med["pettingzoo"], 2),
+        "pettingzoo_reseed_vs_raw": round(med["raw"] / med["pettingzoo_reseed"], 2),
         "pettingzoo_flatnonzero_vs_raw": round(med["raw"] / med["pettingzoo_flatnonzero"], 2),
         "pettingzoo_sample_vs_raw": round(med["raw"] / med["pettingzoo_sample"], 2),
         "oh_hell_vs_openspiel": round(med["oh_hell"] / med["openspiel"], 2),
@@ -290,10 +300,11 @@ def main() -> None:
     print(f"{'driver':<24}{'deals/s':>10}   beside it: OpenSpiel oh_hell (C++) from Python")
     beside = {"openspiel": "oh_hell", "openspiel+obs": "oh_hell+info", "openspiel+info": "oh_hell+info",
               "raw": "oh_hell", "checked": "oh_hell", "pettingzoo": "oh_hell+info", "openspiel_null": "oh_hell",
+              "pettingzoo_reseed": "oh_hell+info",
               "pettingzoo_flatnonzero": "oh_hell+info", "pettingzoo_sample": "oh_hell+info"}
     beside["openspiel+observer"] = "oh_hell+info"
     for name in ("raw", "checked", "openspiel", "openspiel+obs", "openspiel+info", "openspiel+observer",
-                 "pettingzoo", "pettingzoo_flatnonzero", "pettingzoo_sample", "openspiel_null"):
+                 "pettingzoo", "pettingzoo_reseed", "pettingzoo_flatnonzero", "pettingzoo_sample", "openspiel_null"):
         other = beside[name]
         print(f"{name:<24}{med[name]:>10,.0f}   {other}: {med[other]:,.0f}")
     print(f"OpenSpiel adapter: {result['openspiel_vs_checked']}x slower than the checked path (goal <= 2); "
@@ -302,6 +313,7 @@ def main() -> None:
     print(f"observation every step: {result['observation_on_top']}x on top through C++, "
           f"{result['python_observer_on_top']}x with the Python observer (goal <= 2)")
     print(f"PettingZoo AEC: {result['pettingzoo_vs_raw']}x slower than the raw fast path (goal <= 10); "
+          f"{result['pettingzoo_reseed_vs_raw']}x reseeded at every deal, "
           f"{result['pettingzoo_flatnonzero_vs_raw']}x with the np.flatnonzero agent of earlier runs, "
           f"{result['pettingzoo_sample_vs_raw']}x with action_space(agent).sample(mask)")
     print(f"load average {load}")

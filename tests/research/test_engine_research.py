@@ -276,6 +276,44 @@ def test_tensor_lists_hold_the_buffers_values(variant, players):
         check(state.clone())
 
 
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_tensor_lists_asked_first_mid_deal_and_now_and_then(variant, players):
+    # The encoder keeps its list of floats only once tensor_list was first asked for
+    # (environments reading the buffer need none): a list started at a random step, asked
+    # only now and then afterwards, and carried by clones made before and after it started,
+    # must still give exactly the buffer's values.
+    rules = make_rules(variant, players)
+    for seed in range(8):
+        rng = random.Random(100 + seed)
+        start = rng.randrange(1, 12)
+        asked = [0]
+        clones = []
+
+        def check(state, rng=rng, start=start, asked=asked, clones=clones):
+            asked[0] += 1
+            seat = rng.randrange(players)
+            history = rng.random() < 0.5
+            if asked[0] == start - 1:
+                clones.append(state.clone())  # a clone before any list was made
+            if asked[0] >= start and rng.random() < 0.4:
+                fresh = (state.information_state(seat) if history else state.observation(seat)).tolist()
+                assert state.tensor_list(seat, history) == fresh
+                if len(clones) < 3:
+                    clones.append(state.clone())  # a clone carrying a list
+            else:
+                state.observation(seat)  # the buffer moves on without the list being read
+
+        state = random_steps(rules, seed, check=check)
+        for seat in range(players):
+            for history in (False, True):
+                fresh = (state.information_state(seat) if history else state.observation(seat)).tolist()
+                assert state.tensor_list(seat, history) == fresh
+        for other in clones:
+            for seat in range(players):
+                fresh = other.observation(seat).tolist()
+                assert other.tensor_list(seat) == fresh
+
+
 def test_c13_a_listed_id_changed_by_the_caller_is_still_checked(classic4):
     # apply_id trusts only the ids it listed itself at this very step.
     state = within_a_trick(classic4, random.Random(8))

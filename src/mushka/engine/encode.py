@@ -126,8 +126,12 @@ class Encoder:
         "_o_own_discards",
         "_o_phase",
         "_o_played",
+        "_o_talon",
         "_o_to_act",
         "_o_trick",
+        "_o_tricks_won",
+        "_o_turnup_taken",
+        "_o_voids",
         "_played",
         "_pos",
         "_seen",
@@ -152,7 +156,10 @@ class Encoder:
     seat: int
     layout: Layout
     buffer: array[float]
-    _values: list[float]
+    # The buffer's values as Python floats, kept in step with it only once tolist() was
+    # asked for (OpenSpiel's tensors): None until then, so that environments reading the
+    # buffer (numpy) make no float object per write and free no list of floats per deal.
+    _values: list[float] | None
     _history: bool
     _kopilka: bool
     _n: int
@@ -193,6 +200,10 @@ class Encoder:
     _o_played: int
     _o_declared: int
     _o_exchanged: int
+    _o_voids: int
+    _o_tricks_won: int
+    _o_turnup_taken: int
+    _o_talon: int
 
     def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
         """An encoder for ``seat``; ``history`` gives the information-state tensor."""
@@ -219,12 +230,16 @@ class Encoder:
         self._o_played = offsets["played"]
         self._o_declared = offsets.get("declared", -1)
         self._o_exchanged = offsets.get("exchanged", -1)
+        self._o_voids = offsets.get("voids", -1)
+        self._o_tricks_won = offsets.get("tricks_won", -1)
+        self._o_turnup_taken = offsets.get("turnup_taken", -1)
+        self._o_talon = offsets.get("talon", -1)
         self.reset()
 
     def reset(self) -> None:
         """Start over (a new deal)."""
         self.buffer = array("f", bytes(4 * self.layout.size))
-        self._values = [0.0] * self.layout.size
+        self._values = None
         self._masks = [0] * self.layout.size
         self._hots = [-1] * self.layout.size
         self._ntricks = 0
@@ -256,7 +271,8 @@ class Encoder:
         # compiled build can copy it too.
         other = Encoder(self.rules, self.seat, history=self._history)
         other.buffer = self.buffer[:]
-        other._values = self._values[:]
+        values = self._values
+        other._values = None if values is None else values[:]
         other._masks = self._masks[:]
         other._hots = self._hots[:]
         other._ntricks = self._ntricks
@@ -284,7 +300,11 @@ class Encoder:
 
     def tolist(self) -> list[float]:
         """The tensor as it was last encoded, as a new list (``buffer.tolist()``, made cheaply)."""
-        return self._values[:]
+        values = self._values
+        if values is None:
+            # From now on the list is kept in step with the buffer (one tolist here).
+            values = self._values = self.buffer.tolist()
+        return values[:]
 
     # --- writing helpers -----------------------------------------------------
 
@@ -292,7 +312,9 @@ class Encoder:
         """Write entry ``index``; the list keeps the buffer's float32 value, as ``tolist`` would."""
         buf = self.buffer
         buf[index] = value
-        self._values[index] = buf[index]
+        values = self._values
+        if values is not None:
+            values[index] = buf[index]
 
     def _mask(self, name: str, mask: int, base: int = 0) -> None:
         """Set card segment ``name`` (at ``base`` entries into it) to ``mask``, flipping only changes."""
@@ -311,12 +333,10 @@ class Encoder:
         while diff:
             low = diff & -diff
             i = off + pos[low.bit_length() - 1]
-            if mask & low:
-                buf[i] = 1.0
-                values[i] = 1.0
-            else:
-                buf[i] = 0.0
-                values[i] = 0.0
+            v = 1.0 if mask & low else 0.0
+            buf[i] = v
+            if values is not None:
+                values[i] = v
             diff ^= low
 
     def _one_hot(self, name: str, index: int, base: int = 0) -> None:
@@ -328,12 +348,15 @@ class Encoder:
         old = self._hots[off]
         if old == index:
             return
+        values = self._values
         if old >= 0:
             self.buffer[off + old] = 0.0
-            self._values[off + old] = 0.0
+            if values is not None:
+                values[off + old] = 0.0
         if index >= 0:
             self.buffer[off + index] = 1.0
-            self._values[off + index] = 1.0
+            if values is not None:
+                values[off + index] = 1.0
         self._hots[off] = index
 
     def _rel(self, seat: int) -> int:
@@ -436,7 +459,6 @@ class Encoder:
         return self.buffer
 
     def _encode_trump(self, deal: TrumpDeal, changed: bool) -> None:
-        off = self.layout.offsets
         n = self._n
         d = self.rules.deck_size
         if not self._played:
@@ -455,8 +477,8 @@ class Encoder:
                     self._one_hot_at(self._o_exchanged + 6 * r, exch[s])
                     decl_last[s] = decl[s]
                     exch_last[s] = exch[s]
-            self._set(off["turnup_taken"], 1.0 if deal._took else 0.0)
-            self._set(off["talon"], len(deal._talon) / d)
+            self._set(self._o_turnup_taken, 1.0 if deal._took else 0.0)
+            self._set(self._o_talon, len(deal._talon) / d)
             self._played = deal.phase is not _DECLARE
         shown = deal._open | (1 << deal._final[2] if deal._final[2] >= 0 else 0)
         if shown or self._shown:
@@ -471,14 +493,14 @@ class Encoder:
             self._won_at = len(deal._tricks)
             won = deal._won
             won_last = self._won_last
-            base = off["tricks_won"]
+            base = self._o_tricks_won
             for s in range(n):
                 if won[s] != won_last[s]:
                     won_last[s] = won[s]
                     self._one_hot_at(base + 6 * ((s - self.seat) % n), won[s])
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
         # had to trump and did not); the privileged card may be played freely (C12).
-        voids = off["voids"]
+        voids = self._o_voids
         priv = deal._priv
         trump = deal.trump
         must_trump = self.rules.must_trump_if_void
