@@ -138,6 +138,7 @@ class Encoder:
         "_shown",
         "_table",
         "_taken_back",
+        "_tbacks",
         "_tcards",
         "_tdone",
         "_tmask",
@@ -179,6 +180,7 @@ class Encoder:
     _tdone: int
     _tcards: int
     _tmask: int
+    _tbacks: int
     _done_mask: int
     _ndone: int
     _seen: int
@@ -253,6 +255,7 @@ class Encoder:
         self._tdone = -1
         self._tcards = -1
         self._tmask = 0
+        self._tbacks = 0
         self._done_mask = 0
         self._ndone = 0
         self._taken_back = [0] * self._n
@@ -285,6 +288,7 @@ class Encoder:
         other._tdone = self._tdone
         other._tcards = self._tcards
         other._tmask = self._tmask
+        other._tbacks = self._tbacks
         other._done_mask = self._done_mask
         other._ndone = self._ndone
         other._seen = self._seen
@@ -411,11 +415,16 @@ class Encoder:
         changed = len(tricks) != self._tdone or len(trick) != self._tcards
         if self._kopilka and not changed:
             # K15: a lead taken back and another card led leave as many cards on the
-            # table as before; the cards themselves tell the difference.
+            # table as before; the cards themselves tell the difference.  A lead taken
+            # back with nothing led since leaves the table as it was: the count of
+            # take-backs in a row tells that one.
             on = 0
             for p in trick:
                 on |= 1 << (p & 63)
             changed = on != self._tmask
+            if not changed:
+                assert isinstance(deal, KopilkaDeal)
+                changed = deal._takebacks != self._tbacks
         if changed:
             # A card was played or a trick taken (or taken back, K15) since the last step.
             self._tdone = len(tricks)
@@ -425,6 +434,8 @@ class Encoder:
                 for p in trick:
                     on |= 1 << (p & 63)
                 self._tmask = on
+                assert isinstance(deal, KopilkaDeal)
+                self._tbacks = deal._takebacks
             done = self._done_mask
             for t in tricks[self._ndone:]:
                 for p in t[1]:
