@@ -12,7 +12,7 @@ from mushka.engine import new_deal, stack_deck
 from mushka.engine.encode import Encoder, information_state_layout, observation_layout
 from mushka.engine.ids import action_space
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
-from mushka.engine.utility import deal_utility_bounds, max_deal_length
+from mushka.engine.utility import deal_utility, deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, IllegalActionError
 from mushka.rules import make_rules
 
@@ -227,6 +227,40 @@ def test_c22_a_deal_won_at_the_deal_ends_after_its_last_chance_step():
     assert all(r == -rules.initial_record * rules.stake for s, r in enumerate(returns) if s != winner)
 
 
+@pytest.mark.parametrize(("variant", "players", "options"), [
+    ("classic", 4, {}), ("classic", 3, {"flush": "wins_mushka"}), ("classic", 5, {"flush": "side_payment"}),
+    ("mistigri", 4, {}), ("mistigri", 4, {"flush": "side_payment", "privileged_four": "side_payment"}),
+    ("mistigri", 6, {"flush": "wins_mushka", "privileged_four": "wins_mushka"}),
+])
+def test_c17_c21_mi9_returns_before_the_settlement_is_built_are_the_settlements(variant, players, options):
+    # returns() of a deal whose settlement nobody asked for yet is worked out without
+    # building it (the environments ask at every deal's end); it must be what the
+    # settlement itself pays: records written (C17-C18), flush side payments (MI9) and a
+    # deal stopped by a special hand (C21/C22, MI13).
+    rules = make_rules(variant, players, **options)
+    stopped = sided = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = StepDeal(rules, seed % players, record_events=False)  # as the environments play
+        while not state.is_over():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                ids = state.legal_action_ids()
+                state.apply_id(ids[rng.randrange(len(ids))])
+        assert state.deal._result is None
+        early = state.returns()
+        result = state.deal.result
+        assert early == deal_utility(rules, result)
+        stopped += result.mushka is not None
+        sided += any(result.side)
+    if options.get("flush") == "wins_mushka":
+        assert stopped > 0  # the C22 path was exercised
+    if options.get("flush") == "side_payment":
+        assert sided > 0  # and the MI9 one
+
+
 @pytest.mark.parametrize(("variant", "players"), TABLES)
 def test_utilities_within_bounds_and_length_within_max(variant, players):
     rules = make_rules(variant, players)
@@ -312,6 +346,54 @@ def test_tensor_lists_asked_first_mid_deal_and_now_and_then(variant, players):
             for seat in range(players):
                 fresh = other.observation(seat).tolist()
                 assert other.tensor_list(seat) == fresh
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_encoders_taken_over_from_the_deal_before_encode_as_new_ones(variant, players):
+    # An environment hands a deal's encoders on to the next deal (reset, not made again):
+    # every tensor of the next deals must be what encoders made for them give, and the
+    # deal they came from must still give its own tensors.
+    rules = make_rules(variant, players)
+    before = None
+    for seed in range(5):
+        rng = random.Random(seed)
+        state = StepDeal(rules, seed % players, record_events=False)
+        if before is not None:
+            state.adopt_encoders(before)
+            final = before.deal
+            for seat in range(players):
+                assert before.observation(seat) == Encoder(rules, seat).encode(final)
+        while not state.is_over():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            seat = rng.randrange(players)
+            assert state.observation(seat) == Encoder(rules, seat).encode(state.deal)
+            assert state.information_state(seat) == Encoder(rules, seat, history=True).encode(state.deal)
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+        before = state
+
+
+@pytest.mark.parametrize("record_events", [False, True])
+def test_k15_a_lead_taken_back_is_seen_by_a_seat_asking_only_now_and_then(record_events):
+    # K15: a lead nobody covered goes back to the leader's hand, shown.  A seat that asks
+    # for its tensor before the lead and again only after the take-back finds the table as
+    # it was (no card on it, as many tricks); its tensor must still show the card taken back.
+    rules = make_rules("kopilka", 4)
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = StepDeal(rules, seed % 4, record_events=record_events)
+        while not state.is_over():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            seat = rng.randrange(4)  # a seat at random, not the one to act
+            assert state.observation(seat) == Encoder(rules, seat).encode(state.deal)
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
 
 
 def test_c13_a_listed_id_changed_by_the_caller_is_still_checked(classic4):

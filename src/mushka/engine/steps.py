@@ -32,7 +32,8 @@ from mushka.engine.encode import Encoder
 from mushka.engine.events import Event
 from mushka.engine.ids import ActionSpace, action_space
 from mushka.engine.trump import TrumpDeal
-from mushka.engine.utility import deal_utility
+from mushka.engine.trump_view import record_changes
+from mushka.engine.utility import deal_utility, trump_payoffs
 from mushka.errors import ChanceError, IllegalActionError, MushkaError
 from mushka.i18n import add_texts
 from mushka.rules.model import Rules
@@ -406,9 +407,33 @@ class StepDeal:
     def returns(self) -> tuple[float, ...]:
         """Each seat's payoff (:func:`~mushka.engine.utility.deal_utility`); zeros until the end."""
         deal = self._deal
-        if deal is None or deal.result is None:
+        if deal is None or not deal.is_over:
             return (0.0,) * self.rules.players
-        return deal_utility(self.rules, deal.result)
+        if isinstance(deal, TrumpDeal) and deal._result is None:
+            # The payoff without the whole settlement (its trick log and every field):
+            # environments ask for it at the end of every deal they play.
+            mushka = deal._final[2]
+            if mushka >= 0:
+                return trump_payoffs(self.rules, mushka, (), ())
+            return trump_payoffs(self.rules, None, record_changes(deal)[0], deal._side)
+        result = deal.result
+        assert result is not None
+        return deal_utility(self.rules, result)
+
+    def adopt_encoders(self, other: StepDeal) -> None:
+        """Take over the observation encoders of ``other``, a deal of the same rules, reset
+        for this one (which must not have encoded anything yet): an environment playing deal
+        after deal then makes its encoders once.  ``other`` keeps working; it makes new
+        encoders if it is asked for a tensor again."""
+        same = other.rules is self.rules or other.rules == self.rules
+        if not same or other is self or any(e is not None for e in self._encoders):
+            return  # nothing to share: the encoders' layouts are those of their rules
+        mine = other._encoders
+        other._encoders = [None] * len(mine)
+        for enc in mine:
+            if enc is not None:
+                enc.reset()
+        self._encoders = mine
 
     # --- copies ---------------------------------------------------------------------------
 

@@ -24,18 +24,12 @@ PASSED: Final = 1
 STOOD: Final = 2
 
 
-def trump_result(deal: TrumpDeal) -> DealResult:
-    """C17-C19, MI6-MI7: each standing player's record changes."""
+def record_changes(deal: TrumpDeal) -> tuple[list[int], list[int], list[int]]:
+    """C17-C19, MI6-MI7 of a finished deal not stopped by a мушка: each seat's record
+    change, remiz and privileged bonus (what :func:`trump_result` reports, and all that
+    a deal's payoff needs: :func:`~mushka.engine.utility.trump_payoffs`)."""
     rules = deal.rules
     n = deal.n
-    all_passed, lone, mushka = deal._final
-    zeros = (0,) * n
-    standing = tuple(d == STOOD for d in deal._decl)
-    if mushka >= 0:
-        return DealResult(
-            variant=rules.variant, dealer=deal.dealer, tricks=zeros, standing=standing,
-            record_delta=zeros, remiz=zeros, bonus=zeros, side=zeros, mushka=mushka,
-        )
     delta = [0] * n
     remiz = [0] * n
     bonus = [0] * n
@@ -49,6 +43,23 @@ def trump_result(deal: TrumpDeal) -> DealResult:
             if s == holder:
                 bonus[s] = rules.privileged_bonus
             delta[s] = -tricks * rules.trick_value - bonus[s]
+    return delta, remiz, bonus
+
+
+def trump_result(deal: TrumpDeal) -> DealResult:
+    """C17-C19, MI6-MI7: each standing player's record changes."""
+    rules = deal.rules
+    n = deal.n
+    all_passed, lone, mushka = deal._final
+    zeros = (0,) * n
+    standing = tuple(d == STOOD for d in deal._decl)
+    if mushka >= 0:
+        return DealResult(
+            variant=rules.variant, dealer=deal.dealer, tricks=zeros, standing=standing,
+            record_delta=zeros, remiz=zeros, bonus=zeros, side=zeros, mushka=mushka,
+        )
+    delta, remiz, bonus = record_changes(deal)
+    holder = deal._priv_holder
     flush_seat = deal._flush_seat
     return DealResult(
         variant=rules.variant, dealer=deal.dealer, tricks=tuple(deal._won),

@@ -16,6 +16,7 @@ The bounds below are guaranteed, not always attained.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from mushka.engine.types import DealResult
@@ -33,15 +34,22 @@ KOPILKA_LEADS_PER_TRICK: Final = 4
 
 def deal_utility(rules: Rules, result: DealResult) -> tuple[float, ...]:
     """Each seat's payoff of a finished deal in money (see the module docstring)."""
-    n = rules.players
     if not rules.has_trumps:
         return tuple(float(m) for m in result.money)
+    return trump_payoffs(rules, result.mushka, result.record_delta, result.side)
+
+
+def trump_payoffs(rules: Rules, mushka: int | None, record_delta: Sequence[int],
+                  side: Sequence[int]) -> tuple[float, ...]:
+    """:func:`deal_utility` of a classic or mistigri deal from its parts: the seat that won
+    the мушка (or ``None``), each record's change and the side payments (MI9)."""
+    n = rules.players
     stake = rules.stake
-    if result.mushka is not None:
+    if mushka is not None:
         # C21/C22: the deal stops; every record is still the initial one.
         pay = rules.initial_record * stake
-        return tuple(float(pay * (n - 1) if s == result.mushka else -pay) for s in range(n))
-    return tuple(float(-result.record_delta[s] * stake + result.side[s]) for s in range(n))
+        return tuple(float(pay * (n - 1) if s == mushka else -pay) for s in range(n))
+    return tuple(float(-record_delta[s] * stake + side[s]) for s in range(n))
 
 
 def max_deal_length(rules: Rules) -> int:

@@ -74,7 +74,10 @@ class Table:
         if seed is not None:
             self.rng = random.Random(seed)
         self.dealer = self.rng.randrange(self.rules.players) if dealer is None else dealer
+        old = self.steps
         self.steps = self._new_steps(self.dealer)
+        if isinstance(old, StepDeal) and isinstance(self.steps, StepDeal):
+            self.steps.adopt_encoders(old)  # reset, not made again, at every deal
         self.chance()
 
     def _new_steps(self, dealer: int) -> StepDeal | StepGame:
