@@ -113,6 +113,7 @@ class Encoder:
         "_history",
         "_hots",
         "_kopilka",
+        "_lists",
         "_masks",
         "_n",
         "_ndone",
@@ -157,11 +158,12 @@ class Encoder:
     seat: int
     layout: Layout
     buffer: array[float]
-    # The buffer's values as Python floats, kept in step with it only once tolist() was
-    # asked for (OpenSpiel's tensors): None until then, so that environments reading the
-    # buffer (numpy) make no float object per write and free no list of floats per deal.
+    # The buffer's values as Python floats, kept in step with it when the encoder was made
+    # for tolist() (OpenSpiel's tensors) or once tolist() was first asked for: None until
+    # then, so that environments reading the buffer (numpy) make no float object per write.
     _values: list[float] | None
     _history: bool
+    _lists: bool
     _kopilka: bool
     _n: int
     _pos: tuple[int, ...]
@@ -207,11 +209,13 @@ class Encoder:
     _o_turnup_taken: int
     _o_talon: int
 
-    def __init__(self, rules: Rules, seat: int, *, history: bool = False) -> None:
-        """An encoder for ``seat``; ``history`` gives the information-state tensor."""
+    def __init__(self, rules: Rules, seat: int, *, history: bool = False, lists: bool = False) -> None:
+        """An encoder for ``seat``; ``history`` gives the information-state tensor; ``lists``
+        keeps the list of floats for :meth:`tolist` from the start (else from its first call)."""
         self.rules = rules
         self.seat = seat
         self._history = history
+        self._lists = lists
         self._kopilka = not rules.has_trumps
         self._n = rules.players
         key = ("encoder", history)
@@ -241,7 +245,7 @@ class Encoder:
     def reset(self) -> None:
         """Start over (a new deal)."""
         self.buffer = array("f", bytes(4 * self.layout.size))
-        self._values = None
+        self._values = [0.0] * self.layout.size if self._lists else None
         self._masks = [0] * self.layout.size
         self._hots = [-1] * self.layout.size
         self._ntricks = 0
@@ -272,7 +276,7 @@ class Encoder:
         """An independent copy (for a cloned state)."""
         # Built through __init__ (its tables are cached per rules): no __new__ tricks, so a
         # compiled build can copy it too.
-        other = Encoder(self.rules, self.seat, history=self._history)
+        other = Encoder(self.rules, self.seat, history=self._history, lists=self._lists)
         other.buffer = self.buffer[:]
         values = self._values
         other._values = None if values is None else values[:]
@@ -307,6 +311,7 @@ class Encoder:
         values = self._values
         if values is None:
             # From now on the list is kept in step with the buffer (one tolist here).
+            self._lists = True
             values = self._values = self.buffer.tolist()
         return values[:]
 

@@ -389,17 +389,18 @@ class StepDeal:
         """:meth:`observation` (or, with ``history``, :meth:`information_state`) as a new
         list of floats: what OpenSpiel's Python API returns, without a float made per entry."""
         deal = self._deal
-        enc = self._encoder(seat, history)
+        enc = self._encoder(seat, history, lists=True)
         enc.encode(deal, self._dealt_to(seat) if deal is None else 0)
         return enc.tolist()
 
-    def _encoder(self, seat: int, history: bool) -> Encoder:
+    def _encoder(self, seat: int, history: bool, *, lists: bool = False) -> Encoder:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise MushkaError("bad_seat", seat=seat, players=self.rules.players)
         k = 2 * seat + (1 if history else 0)
         enc = self._encoders[k]
         if enc is None:
-            enc = self._encoders[k] = Encoder(self.rules, seat, history=history)
+            # ``lists``: made for tensor_list (OpenSpiel), which reads the list at every step.
+            enc = self._encoders[k] = Encoder(self.rules, seat, history=history, lists=lists)
         return enc
 
     # --- payoffs -----------------------------------------------------------------------
