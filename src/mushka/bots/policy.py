@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mushka.cards import SUIT_MASKS, card_count, index_list
+from mushka.engine.trump_cards import key_tables
 from mushka.rules import Rules
 
 bit_list = index_list
@@ -75,20 +76,9 @@ def tables(rules: Rules) -> Tables:
         for trump in range(4):
             per_lead = []
             beat_lead = []
-            for lead in range(4):
-                k = [0] * 52
-                for c in range(52):
-                    if strength[c] < 0:
-                        continue
-                    if c // 13 == trump:
-                        k[c] = 200 + strength[c]
-                    elif c // 13 == lead:
-                        k[c] = 100 + strength[c]
-                if priv // 13 == trump:
-                    k[priv] = 300
-                else:
-                    k[priv] = 400 if rules.privileged_beats_trumps else 150
-                per_lead.append(tuple(k))
+            # The engine's own trick keys (C12, C15, MI4): the bots rank cards as the deal does.
+            for k in key_tables(strength, trump, priv, rules.privileged_beats_trumps):
+                per_lead.append(k)
                 masks = []
                 for c in range(52):
                     m = 0
