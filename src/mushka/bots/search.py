@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
 from mushka.bots.belief import SELF_PLAY
+from mushka.bots.declare_model import shipped
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
 from mushka.bots.policy import bit_list, card_power, tables
@@ -63,7 +64,7 @@ class SearchBot:
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
                  epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
                  chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0,
-                 belief: int = 0) -> None:
+                 belief: int = 0, learn: int = 0) -> None:
         """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
@@ -88,7 +89,10 @@ class SearchBot:
         chooses the likelihood factors of ``believe`` and ``weigh``: 0 the
         mild ones shipped for people (:data:`~mushka.bots.belief.BELIEF`), 1
         those fitted on self-play of the rules of thumb
-        (:data:`~mushka.bots.belief.SELF_PLAY`).
+        (:data:`~mushka.bots.belief.SELF_PLAY`).  ``learn`` (1) corrects the
+        values of a classic or mistigri declaration by the learned model of
+        :mod:`mushka.bots.declare_model` (what the others' declarations say
+        of their hands, which uniform worlds ignore).
         """
         name = type(self).name
         self.iterations = int(check_number(name, "iterations", iterations, 0))
@@ -104,6 +108,7 @@ class SearchBot:
         self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
         self.race = check_number(name, "race", race, 0, 10)
         self.belief = int(check_number(name, "belief", belief, 0, 1))
+        self.learn = int(check_number(name, "learn", learn, 0, 1))
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
@@ -195,15 +200,40 @@ class SearchBot:
         self.last = [(cands[i], totals[i] / w_sum if w_sum else 0.0) for i in active]
         best = max(active, key=lambda i: (totals[i], -i))
         ess = w_sum * w_sum / w_sq if w_sq else 0.0  # the effective number of worlds
+        if self.learn and d.phase == Phase.DECLARE and d.rules.has_trumps and w_sum:
+            return self._learned(view, cands, active, totals, diff_sum, diff_sq, w_sum, ess)
         if best and self.margin and ess > 1:
             # Leave the rules of thumb only for a gain clear of the sampling noise.
-            mean = diff_sum[best] / w_sum
-            var = max(0.0, diff_sq[best] / w_sum - mean * mean) * ess / (ess - 1)
-            if mean <= self.margin * math.sqrt(var / ess):
+            if diff_sum[best] / w_sum <= self.margin * _standard_error(diff_sum[best], diff_sq[best], w_sum, ess):
                 best = 0
         elif best and self.margin and weight is not None:
             best = 0  # one effectively weighed world is no evidence against the rules of thumb
         return cands[best]
+
+    def _learned(self, view: GameView, cands: list[Action], active: list[int], totals: list[float],
+                 diff_sum: list[float], diff_sq: list[float], w_sum: float, ess: float) -> Action:
+        """The declaration by the learned correction of the playouts' means (C6-C8).
+
+        The margin rule still applies: a candidate other than the rules of
+        thumb's must gain more than ``margin`` standard errors of its
+        playouts (scaled as the model scales them).
+        """
+        model = shipped(view.deal.rules.variant)
+        values = model.corrected(view.deal, [cands[i] for i in active], [totals[i] / w_sum for i in active])
+        pick = max(range(len(active)), key=lambda j: (values[j], -j))
+        best = active[pick]
+        if best and self.margin and ess > 1:
+            noise = abs(model.search) * _standard_error(diff_sum[best], diff_sq[best], w_sum, ess)
+            if values[pick] <= self.margin * noise:
+                best = 0
+        return cands[best]
+
+
+def _standard_error(total: float, squares: float, w_sum: float, ess: float) -> float:
+    """The standard error of a weighted mean difference from its sums (``ess`` effective worlds, > 1)."""
+    mean = total / w_sum
+    var = max(0.0, squares / w_sum - mean * mean) * ess / (ess - 1)
+    return math.sqrt(var / ess)
 
 
 def _race(active: list[int], totals: list[float], rows: list[tuple[float, list[float]]], w_sum: float,
