@@ -88,6 +88,12 @@ def _load(path: str) -> list[dict[str, object]]:
         return [json.loads(x) for x in lines if x.strip()]
 
 
+def _inputs(c: dict[str, object], base: dict[str, object]) -> list[float]:
+    """The model's inputs for candidate ``c`` against ``base``: the search's difference, then the features'."""
+    feats = zip(c["features"], base["features"], strict=True)  # type: ignore[call-overload]
+    return [float(c["search"]) - float(base["search"])] + [a - b for a, b in feats]  # type: ignore[arg-type]
+
+
 def _design(rows: list[dict[str, object]]) -> tuple[np.ndarray, np.ndarray]:
     """Differences with candidate 0 (the rules of thumb's choice): inputs and oracle targets."""
     xs, ys = [], []
@@ -99,7 +105,7 @@ def _design(rows: list[dict[str, object]]) -> tuple[np.ndarray, np.ndarray]:
         for c in cands[1:]:
             if c["oracle"] is None:
                 continue
-            xs.append([c["search"] - base["search"]] + [a - b for a, b in zip(c["features"], base["features"])])
+            xs.append(_inputs(c, base))
             ys.append(c["oracle"] - base["oracle"])
     return np.array(xs, dtype=float), np.array(ys, dtype=float)
 
@@ -121,8 +127,7 @@ def regrets(rows: list[dict[str, object]], coef: np.ndarray) -> tuple[list[float
         base = cands[0]
 
         def corrected(c: dict[str, object], base: dict[str, object] = base) -> float:
-            x = [c["search"] - base["search"]] + [a - b for a, b in zip(c["features"], base["features"])]  # type: ignore[operator, call-overload]
-            return float(np.dot(coef, x))
+            return float(np.dot(coef, _inputs(c, base)))
 
         rot.append(top - base["oracle"])
         raw.append(top - max(cands, key=lambda c: c["search"])["oracle"])
@@ -151,17 +156,18 @@ def fit(train: dict[str, str], held: dict[str, str], lam: float, write: bool) ->
             "positions": len(rows), "pairs": len(y),
             "seeds": f"{min(r['game'] for r in rows)}-{max(r['game'] for r in rows)}"}
         out.append(f"{variant}: {len(rows)} training positions, {len(y)} pairs; search {coef[0]:+.3f}; "
-                   + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, coef[1:])))
+                   + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, coef[1:], strict=True)))
         if variant in held:
-            rot, raw, learned = regrets(_load(held[variant]), coef)
+            kept = _load(held[variant])
+            rot, raw, learned = regrets(kept, coef)
             out.append(f"  held out, {len(raw)} positions, oracle regret per declaration: rules of thumb {_ci(rot)}, "
                        f"search's best mean {_ci(raw)}, corrected {_ci(learned)}")
-            out.append(f"  corrected − search's best mean {_ci([a - b for a, b in zip(learned, raw)])}; "
-                       f"corrected − rules of thumb {_ci([a - b for a, b in zip(learned, rot)])}")
+            out.append(f"  corrected − search's best mean {_ci([a - b for a, b in zip(learned, raw, strict=True)])}; "
+                       f"corrected − rules of thumb {_ci([a - b for a, b in zip(learned, rot, strict=True)])}")
             model["variants"][variant]["held_out"] = {  # type: ignore[index]
                 "positions": len(raw), "regret_rules": statistics.mean(rot), "regret_search": statistics.mean(raw),
                 "regret_corrected": statistics.mean(learned),
-                "seeds": f"{min(r['game'] for r in _load(held[variant]))}-{max(r['game'] for r in _load(held[variant]))}"}
+                "seeds": f"{min(r['game'] for r in kept)}-{max(r['game'] for r in kept)}"}
     if write:
         MODEL.parent.mkdir(parents=True, exist_ok=True)
         MODEL.write_text(json.dumps(model, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
