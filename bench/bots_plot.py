@@ -21,6 +21,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> None:
                          "ci95": [0.0, 0.0], "decision_mean_s": args.field_time})
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     tables = sorted({(r["variant"], r["players"]) for r in rows})
+    labels: list[tuple[str, float, float]] = []
     for k, (variant, players) in enumerate(tables):
         mine = sorted((r for r in rows if (r["variant"], r["players"]) == (variant, players)),
                       key=lambda r: r["decision_mean_s"])
@@ -56,18 +58,40 @@ def main(argv: list[str] | None = None) -> None:
         ax.errorbar([x * shift for x in xs], ys, yerr=err, fmt="o", capsize=3,
                     label=f"{variant} {players}", color=f"C{k}")
         for r, x, y in zip(mine, xs, ys, strict=True):
-            ax.annotate(r["test"].replace(",seconds=0", "").replace(":iterations=", " "), (x * shift, y),
-                        fontsize=6, xytext=(4, 2), textcoords="offset points")
+            labels.append((r["test"].replace(",seconds=0", "").replace(":iterations=", " "), x * shift, y))
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log")
+    # Plain seconds on the axis; log-scale minor labels in powers of ten run into each other.
+    every = [r["decision_mean_s"] for r in rows]
+    ax.set_xticks([t for t in (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
+                   if min(every) / 1.5 <= t <= max(every) * 1.5])
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("mean thinking time per decision, s (log scale)")
     ax.set_ylabel(f"money per game over {args.field} (95% CI)")
     ax.set_title("Strength against time per decision (duplicate deals)" + (f"\n{args.note}" if args.note else ""),
                  fontsize=10)
     ax.legend(fontsize=8)
+    _place(ax, labels)
     fig.tight_layout()
     fig.savefig(args.out)
     print(args.out)
+
+
+def _place(ax: plt.Axes, labels: list[tuple[str, float, float]]) -> None:
+    """Write each point's label beside it, moving a label down until it clears those already written.
+
+    Points of different tables often sit at nearly the same time and money, and labels
+    written blindly at a fixed offset then run into each other.
+    """
+    taken: list[tuple[float, float]] = []  # display coordinates of the labels written so far
+    for text, x, y in sorted(labels, key=lambda t: -t[2]):
+        px, py = ax.transData.transform((x, y))
+        dy = 3.0
+        while any(abs(px - qx) < 90 and abs(py + dy - qy) < 8 for qx, qy in taken):
+            dy -= 8
+        taken.append((px, py + dy))
+        ax.annotate(text, (x, y), fontsize=6, xytext=(4, dy * 72 / ax.figure.dpi), textcoords="offset points")
 
 
 if __name__ == "__main__":
