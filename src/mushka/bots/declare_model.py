@@ -48,8 +48,12 @@ FEATURES: tuple[str, ...] = (
 
 def features(view: DealView, action: Action) -> list[float]:
     """The public features of declaring ``action`` in ``view`` (all 0 for a pass)."""
+    return _features(_tally(view), action)
+
+
+def _tally(view: DealView) -> tuple[int, int, int, int]:
+    """The declarations so far as the features count them: stood, passed, stood on at most one card, still to come."""
     assert view.seat is not None
-    n = view.rules.players
     me = view.seat
     stood = passed = strong = 0
     for seat, said in enumerate(view.declarations):
@@ -61,7 +65,13 @@ def features(view: DealView, action: Action) -> list[float]:
                 strong += 1
         elif said == "pass":
             passed += 1
-    after = (view.dealer - me) % n  # the dealer declares last (C7)
+    after = (view.dealer - me) % view.rules.players  # the dealer declares last (C7)
+    return stood, passed, strong, after
+
+
+def _features(tally: tuple[int, int, int, int], action: Action) -> list[float]:
+    """:func:`features` from the view's :func:`_tally`, read once for all of a declaration's candidates."""
+    stood, passed, strong, after = tally
     kind = action.kind
     if kind is Kind.STAND:
         drawn = float(action.mask.bit_count())
@@ -84,10 +94,11 @@ class DeclareModel:
 
     def corrected(self, view: DealView, cands: list[Action], means: list[float]) -> list[float]:
         """The corrected value of every candidate, relative to candidate 0 (which gets 0)."""
-        base = features(view, cands[0])
+        tally = _tally(view)
+        base = _features(tally, cands[0])
         out = []
         for action, mean in zip(cands, means, strict=True):
-            phi = features(view, action)
+            phi = _features(tally, action)
             value = self.search * (mean - means[0])
             for w, x, x0 in zip(self.weights, phi, base, strict=True):
                 value += w * (x - x0)
