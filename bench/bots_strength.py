@@ -17,6 +17,7 @@ of the test bot per decision.
     python bench/bots_strength.py --suite main --json results.jsonl                # every table of docs/bots.md
     python bench/bots_strength.py --share results.jsonl     # the search's share of the oracle's edge
     python bench/bots_strength.py --compare results.jsonl   # two test bots on the same seeds, paired
+    python bench/bots_strength.py --interactions results.jsonl  # do the edges of the two phases add up?
 
 Search budgets should be given in iterations with ``seconds=0`` so that a
 run is reproducible; the decision times are then measurements, not limits.
@@ -153,7 +154,8 @@ def line(row: dict[str, object]) -> str:
 def share(path: str, boot: int = 4000) -> list[str]:
     """What share of the oracle's edge over the field the search bot captures, per table.
 
-    Rows of the same table and field measured on the same seeds are paired
+    Rows of the same table and field measured on the same seeds, searching
+    in the same phases (``phases=``: declaring, tricks or both), are paired
     seed by seed; the 95% interval is a bootstrap over the seeds.
     """
     with open(path, encoding="utf-8") as lines:
@@ -166,7 +168,7 @@ def share(path: str, boot: int = 4000) -> list[str]:
         for other in rows:
             if (other["variant"], other["players"], other["field"]) != (row["variant"], row["players"], row["field"]):
                 continue
-            if not str(other["test"]).startswith("search"):
+            if not str(other["test"]).startswith("search") or phases(other["test"]) != phases(row["test"]):
                 continue
             n = min(len(row["per_seed"]), len(other["per_seed"]))
             if other["first_seed"] != row["first_seed"] or n < 10:
@@ -183,6 +185,55 @@ def share(path: str, boot: int = 4000) -> list[str]:
             low, high = samples[int(0.025 * len(samples))], samples[int(0.975 * len(samples)) - 1]
             out.append(f"{row['variant']:8} {row['players']}p  {other['test']} / {row['test']}: "
                        f"{ratio:.0%} of the edge (95% CI {low:.0%} to {high:.0%}, {n} paired seeds)")
+    return out
+
+
+def phases(spec: object) -> str:
+    """The ``phases`` option of a bot spec ("3", both phases, when it has none)."""
+    return _split(spec)[1]
+
+
+def _split(spec: object) -> tuple[str, str]:
+    """A spec without its ``phases`` option, and that option ("3" when absent)."""
+    name, _, opts = str(spec).partition(":")
+    kept, value = [], "3"
+    for opt in filter(None, opts.split(",")):
+        key, _, v = opt.partition("=")
+        if key == "phases":
+            value = v
+        else:
+            kept.append(opt)
+    return name + (":" + ",".join(kept) if kept else ""), value
+
+
+def interactions(path: str) -> list[str]:
+    """Whether a bot's edges in declaring and in the tricks add up to its edge in both.
+
+    For every bot measured with ``phases=1``, ``phases=2`` and in both
+    phases against the same field on the same seeds, the seed-by-seed
+    difference declaring + tricks − both (0 if the two edges simply add;
+    Student's t interval over the seeds).
+    """
+    with open(path, encoding="utf-8") as lines:
+        rows = [json.loads(x) for x in lines if x.strip()]
+    groups: dict[tuple[object, ...], dict[str, dict[str, object]]] = {}
+    for r in rows:
+        base, value = _split(r["test"])
+        key = (r["variant"], r["players"], r["field"], r["first_seed"], base)
+        groups.setdefault(key, {}).setdefault(value, r)
+    out = []
+    for (variant, players, field, _, base), by in groups.items():
+        if not {"1", "2", "3"} <= set(by):
+            continue
+        seeds = [by[v]["per_seed"] for v in ("1", "2", "3")]
+        n = min(len(x) for x in seeds)  # type: ignore[arg-type]
+        if n < 2:
+            continue
+        d = [a + b - c for a, b, c in zip(*(x[:n] for x in seeds), strict=True)]  # type: ignore[index]
+        mean = statistics.mean(d)
+        half = float(stats.t.ppf(0.975, n - 1)) * statistics.stdev(d) / math.sqrt(n)
+        out.append(f"{variant:8} {players}p  {base} (field {field}): declaring + tricks − both "
+                   f"{mean:+.2f}, 95% CI [{mean - half:+.2f}, {mean + half:+.2f}] ({n} paired seeds)")
     return out
 
 
@@ -226,13 +277,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--partial", help="append each seed's result to this file as soon as it is known")
     parser.add_argument("--share", metavar="JSONL", help="only report the search's share of the oracle's edge")
     parser.add_argument("--compare", metavar="JSONL", help="only report paired differences between test bots")
+    parser.add_argument("--interactions", metavar="JSONL",
+                        help="only report whether the edges of declaring and of the tricks add up")
     args = parser.parse_args(argv)
     if args.share:
         for text in share(args.share):
             print(text)
         return
-    if args.compare:
-        for text in compare(args.compare):
+    if args.compare or args.interactions:
+        for text in (compare(args.compare) if args.compare else interactions(args.interactions)):
             print(text)
         return
     plan = SUITES[args.suite] if args.suite else [(args.variant, args.players, args.test, args.field, args.seeds)]

@@ -13,7 +13,7 @@ from mushka.bots.base import deal_game_view
 from mushka.bots.playout import Playout, Root
 from mushka.bots.search import SearchBot
 from mushka.bots.value import Outlook
-from mushka.engine import new_deal
+from mushka.engine import Phase, new_deal
 from mushka.errors import MushkaError
 
 
@@ -208,7 +208,7 @@ def test_search_believing_with_the_self_play_factors_is_reproducible_and_legal(v
     assert bot.times
 
 
-@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race", "belief"])
+@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race", "belief", "phases", "believe_phases"])
 def test_search_options_out_of_range_are_refused(name):
     with pytest.raises(MushkaError):
         make_bot(f"search:{name}=99")
@@ -266,3 +266,61 @@ def test_kopilka_worlds_proven_by_the_money_are_those_proven_by_every_event():
             assert (quick._verify(*proposal) is None) == (strict._verify(*proposal) is None)
             proposals += 1
     assert proposals > 50
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri", "kopilka"])
+@pytest.mark.parametrize("phases", [1, 2])
+def test_a_bot_told_to_think_in_one_phase_plays_the_rules_of_thumb_exactly_in_the_other(variant, phases):
+    """``phases``: outside the phase it searches, the search bot and the oracle choose what the
+    rules of thumb choose, and the unattached oracle refuses only where it would look at the cards."""
+    from mushka.bots.heuristic import HeuristicBot
+    from mushka.bots.oracle import OracleBot, OracleNotAttachedError
+    from mushka.bots.search import thinks
+
+    rules = rules_of((variant, 4))
+    bot = make_bot(f"search:iterations=20,seconds=0,phases={phases}")
+    unattached = OracleBot(iterations=8, phases=phases)
+    heuristic = HeuristicBot()
+    plain = searched = refused = 0
+    for deal in positions(rules, deals=6, seed=31, every=0.4):
+        view = deal_game_view(deal, deal.to_act)
+        if len(view.deal.legal) == 1:
+            continue
+        if thinks(deal.phase, phases):
+            searched += 1
+            assert deal.is_legal(bot.choose(view, random.Random(3)))
+            with pytest.raises(OracleNotAttachedError):
+                unattached.choose(view, random.Random(3))
+            refused += 1
+            continue
+        plain += 1
+        want = heuristic.choose(view, random.Random(3))
+        assert bot.choose(view, random.Random(3)) == want
+        assert unattached.choose(view, random.Random(3)) == want
+    assert plain > 3 and searched > 3 and refused == searched
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_believe_applies_only_in_the_phases_named_by_believe_phases(variant):
+    """``believe_phases=1``: worlds are weighed by the declarations while declaring and drawn
+    uniformly in the tricks, so a trick is chosen as by the bot that never believes."""
+    rules = rules_of((variant, 4))
+    spec = "search:iterations=30,seconds=0,believe=1,belief=1"
+    split = make_bot(spec + ",believe_phases=1")
+    believing = make_bot(spec)
+    uniform = make_bot("search:iterations=30,seconds=0,belief=1")
+    tricks = declarations = differ = 0
+    for deal in positions(rules, deals=8, seed=37, every=0.5):
+        view = deal_game_view(deal, deal.to_act)
+        if len(view.deal.legal) == 1:
+            continue
+        got = split.choose(view, random.Random(11))
+        if deal.phase == Phase.PLAY:
+            tricks += 1
+            assert got == uniform.choose(view, random.Random(11))
+            differ += got != believing.choose(view, random.Random(11))
+        else:
+            declarations += 1
+            assert got == believing.choose(view, random.Random(11))
+    assert tricks > 5 and declarations > 3
+    assert differ  # believing in the tricks too would have chosen otherwise somewhere

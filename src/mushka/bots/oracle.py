@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
-from mushka.bots.search import DEFAULT_ITERATIONS, SearchBot
+from mushka.bots.heuristic import HeuristicBot
+from mushka.bots.search import DEFAULT_ITERATIONS, SearchBot, thinks
 from mushka.engine import Action, Deal, new_deal
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
@@ -49,18 +50,22 @@ class OracleBot:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
                  epsilon: float = 0.05, tau: float = 0.0, talon: int = 1,
-                 peek: Callable[[], Deal] | None = None, chase: int = 0) -> None:
+                 peek: Callable[[], Deal] | None = None, chase: int = 0, phases: int = 3) -> None:
         """Budget as for the search bot; ``peek`` returns the true current deal.
 
         ``talon=1`` (the default) sees the order of the talon too, every card;
         ``talon=0`` sees every hand and discard but treats the cards still in
         the talon as unknown, shuffling them afresh in each playout.  ``chase``
         as for the search bot (1: the exchanges chasing a special hand among
-        the declaration's candidates).
+        the declaration's candidates), ``phases`` too (1: sees the cards only
+        when declaring, 2: only in the tricks, 3: always; the rules of thumb
+        elsewhere), to measure where the edge of seeing them lies.
         """
-        self._search = _OracleSearch(iterations=iterations, seconds=seconds, epsilon=epsilon, tau=tau, chase=chase)
+        self._search = _OracleSearch(iterations=iterations, seconds=seconds, epsilon=epsilon, tau=tau, chase=chase,
+                                     phases=phases)
         self.talon = bool(check_number("oracle", "talon", talon, 0, 1))
         self._peek = peek
+        self._rules_of_thumb = HeuristicBot()
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
 
@@ -79,6 +84,8 @@ class OracleBot:
         d = view.deal
         if len(d.legal) == 1:
             return d.legal[0]
+        if not thinks(d.phase, self._search.phases):
+            return self._rules_of_thumb.choose(view, rng)
         if self._peek is None:
             raise OracleNotAttachedError("oracle_not_attached")
         truth = self._peek()

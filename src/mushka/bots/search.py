@@ -64,7 +64,7 @@ class SearchBot:
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
                  epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
                  chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0,
-                 belief: int = 0, learn: int = 0) -> None:
+                 belief: int = 0, learn: int = 0, phases: int = 3, believe_phases: int = 3) -> None:
         """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
@@ -92,7 +92,12 @@ class SearchBot:
         (:data:`~mushka.bots.belief.SELF_PLAY`).  ``learn`` (1) corrects the
         values of a classic or mistigri declaration by the learned model of
         :mod:`mushka.bots.declare_model` (what the others' declarations say
-        of their hands, which uniform worlds ignore).
+        of their hands, which uniform worlds ignore).  ``phases`` says where
+        the bot searches (1: declaring, kopilka's redistribution included;
+        2: tricks; 3: both) and plays the rules of thumb elsewhere, so that
+        the strength of each phase can be measured apart;
+        ``believe_phases``, on the same scale, where ``believe`` applies
+        (uniform worlds elsewhere).
         """
         name = type(self).name
         self.iterations = int(check_number(name, "iterations", iterations, 0))
@@ -109,6 +114,8 @@ class SearchBot:
         self.race = check_number(name, "race", race, 0, 10)
         self.belief = int(check_number(name, "belief", belief, 0, 1))
         self.learn = int(check_number(name, "learn", learn, 0, 1))
+        self.phases = int(check_number(name, "phases", phases, 1, 3))
+        self.believe_phases = int(check_number(name, "believe_phases", believe_phases, 1, 3))
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
@@ -122,8 +129,11 @@ class SearchBot:
         d = view.deal
         if len(d.legal) == 1:
             return d.legal[0]
+        if not thinks(d.phase, self.phases):
+            return self._fallback.choose(view, rng)
         start = time.perf_counter()
-        sampler = WorldSampler(d, believe=self.believe, records=view.records,
+        believe = self.believe if thinks(d.phase, self.believe_phases) else 0
+        sampler = WorldSampler(d, believe=believe, records=view.records,
                                model=SELF_PLAY if self.belief else FITTED)
         weight = None
         if self.weigh and d.rules.has_trumps:
@@ -227,6 +237,17 @@ class SearchBot:
             if values[pick] <= self.margin * noise:
                 best = 0
         return cands[best]
+
+
+def thinks(phase: Phase, phases: int) -> bool:
+    """Whether a bot told to think in ``phases`` (1: declaring, 2: tricks, 3: both) thinks in ``phase``.
+
+    Kopilka's redistribution (K6-K8) counts as declaring: it is the
+    decision made before the first trick, as the declarations are in
+    classic and mistigri (C6-C8).
+    """
+    bit = 2 if phase == Phase.PLAY else 1
+    return bool(phases & bit)
 
 
 def _standard_error(total: float, squares: float, w_sum: float, ess: float) -> float:
