@@ -72,3 +72,20 @@ def test_replay_of_a_file_that_is_not_json_is_refused(tmp_path):
     path.write_text("{not json", encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2 and "not JSON" in result.output
+
+
+def test_replay_tells_apart_seats_that_share_a_name(tmp_path):
+    """Three ``random`` bots at a table saved by ``mushka play``: the replay's sentences
+    name each by its seat too."""
+    from mushka.bots import RandomBot
+    from mushka.cli.replay_cmd import distinct_names
+    from mushka.rules import make_rules
+    from mushka.tui import Table
+
+    assert distinct_names(["Аня", "club", "club", "random"]) == ["Аня", "club #1", "club #2", "random"]
+    table = Table(make_rules("classic", 4), [None, RandomBot(), RandomBot(), RandomBot()], seed=3, player="Аня")
+    path = table.save(tmp_path / "g.json")
+    text = runner.invoke(app, ["replay", str(path), "--events", "--lang", "en"])
+    assert text.exit_code == 0, text.output
+    assert "Seats: 0: Аня, 1: random, 2: random, 3: random" in text.output
+    assert "random #1" in text.output and "random #3" in text.output and "Аня" in text.output

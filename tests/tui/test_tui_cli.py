@@ -83,6 +83,10 @@ def test_default_save_path_has_a_timestamp() -> None:
     (["-o", "remiz=lots"], ["remiz", "lots"]),
     (["-v", "kopilka", "-p", "5"], ["K1", "5"]),
     (["--delay", "-1"], ["--delay"]),
+    (["--name", "  "], ["--name", "empty"]),
+    (["--name", "x" * 33], ["--name", "32"]),
+    (["--name", "Ann\x07"], ["--name", "control"]),
+    (["--name", "expert"], ["--name", "expert", "bot"]),
 ])
 def test_bad_input_is_named_and_nothing_starts(started: list[PlayApp], args: list[str], words: list[str]) -> None:
     result = runner.invoke(app, ["play", "--lang", "en", *args])
@@ -97,3 +101,21 @@ def test_bad_input_in_russian(started: list[PlayApp]) -> None:
     assert result.exit_code == 2
     assert "неизвестный бот" in result.output
     assert started == []
+
+
+def test_the_name_given_is_the_human_s_in_the_log_and_the_record(started: list[PlayApp], tmp_path: Path) -> None:
+    from mushka.records import Record
+    from mushka.tui import render
+
+    save = tmp_path / "g.json"
+    result = runner.invoke(app, ["play", "--bots", "random", "--seat", "1", "--seed", "3", "--delay", "0",
+                                 "--name", "  Анна   Павловна ", "--save", str(save), "--lang", "ru"])
+    assert result.exit_code == 0, result.output
+    (played,) = started
+    table = played.table
+    assert table.names[1] == "Анна Павловна" and table.names.count("random") == 3
+    said = render.log_names(table.names, table.human, "ru")
+    assert said[1] == "Анна Павловна" and None not in said
+    sentences = [x.event.describe("ru", said) for x in table.log if getattr(x.event, "seat", None) == 1]
+    assert sentences and any("Анна Павловна" in text for text in sentences)
+    assert Record.loads(save.read_text(encoding="utf-8")).seats[1] == "Анна Павловна"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -62,7 +64,7 @@ def register(app: typer.Typer) -> None:
         if record.seats:
             seats = ", ".join(f"{i}: {s}" for i, s in enumerate(record.seats))
             console.print(escape(tr("replay.seats", lang_, seats=seats)))
-        names = list(record.seats) if record.seats else None
+        names = distinct_names(record.seats) if record.seats else None
         deals = target.deals if not isinstance(target, Deal) else [target]
         for deal, item in zip(deals, report["deals"], strict=True):
             lines = render_deal(item, lang_, names)
@@ -75,6 +77,13 @@ def register(app: typer.Typer) -> None:
         if not isinstance(target, Deal):
             for line in render_result(report, lang_, names):
                 console.print(f"[bold]{escape(line)}[/]")
+
+
+def distinct_names(seats: Sequence[str]) -> list[str]:
+    """The seats' names for the replay's sentences: a name several seats share (three
+    ``club`` bots) gets its seat's number, ``club #2``, so that every sentence says who."""
+    counts = Counter(seats)
+    return [f"{name} #{seat}" if counts[name] > 1 else name for seat, name in enumerate(seats)]
 
 
 def _fail(as_json: bool, payload: dict[str, object], message: str, lang: str) -> None:

@@ -6,6 +6,6 @@
 """
 
 from mushka.tui.app import PlayApp
-from mushka.tui.table import SetupError, Table, bots_for, default_bot, split_bot_specs
+from mushka.tui.table import SetupError, Table, bots_for, default_bot, player_name, split_bot_specs
 
-__all__ = ["PlayApp", "SetupError", "Table", "bots_for", "default_bot", "split_bot_specs"]
+__all__ = ["PlayApp", "SetupError", "Table", "bots_for", "default_bot", "player_name", "split_bot_specs"]

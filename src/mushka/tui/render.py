@@ -21,6 +21,7 @@ from mushka.match import GameResult, GameView
 from mushka.rules import Rules
 from mushka.tui import texts as _texts  # noqa: F401  (registers the catalogue)
 from mushka.tui.moves import Mode, Selection, active_cards, hand_in_order, has_kind
+from mushka.tui.table import HUMAN_NAME
 
 ACTIVE_STYLE = "bold"
 """Style of a card a key can use now (a legal move)."""
@@ -408,10 +409,11 @@ def last_trick_panel(view: GameView, names: Sequence[str], human: int, lang: str
 
 
 def log_names(names: Sequence[str], human: int, lang: str) -> list[str | None]:
-    """The names the log's sentences use: bots by their persons' names; the human seat
-    reads "Seat 0", since "You" would not agree with the sentences' verbs."""
+    """The names the log's sentences use: bots by their persons' names; the human seat by
+    the name he gave (``--name``), else "Seat 0", since "You" would not agree with the
+    sentences' verbs."""
     personas = PERSONAS["ru" if lang == "ru" else "en"]
-    return [None if seat == human else
+    return [(None if name == HUMAN_NAME else name) if seat == human else
             personas[seat % len(personas)] if name.split(":", maxsplit=1)[0] in BOTS else name
             for seat, name in enumerate(names)]
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mushka.bots import Bot, default_opponent, fair_bots, make_bot
+from mushka.bots import BOTS, Bot, default_opponent, fair_bots, make_bot
 from mushka.engine import Action, Event
 from mushka.i18n import tr
 from mushka.match import DealStarted, DeckSpec, Game, GameView, new_game
@@ -28,7 +28,9 @@ from mushka.rules import Rules
 from mushka.tui import texts as _texts  # noqa: F401  (registers the catalogue)
 
 HUMAN_NAME = "human"
-"""How the human seat is named in a saved record."""
+"""How the human seat is named in a saved record when he gave no name."""
+MAX_NAME = 32
+"""The longest name ``--name`` takes (as long as a name at the browser's tables)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,27 @@ class SetupError(ValueError):
     def message(self, lang: str = "en") -> str:
         """The message in ``lang``."""
         return tr(self.key, lang, **self.params)
+
+
+def player_name(name: str | None) -> str | None:
+    """The human's name as ``--name`` gave it, spaces trimmed; ``None`` when not given.
+
+    Refused (:class:`SetupError`) when it is empty, longer than
+    :data:`MAX_NAME`, holds a control character, or is a bot's name (the
+    table names bots after persons from their names).
+    """
+    if name is None:
+        return None
+    given = " ".join(name.split())
+    if not given:
+        raise SetupError("tui.err_name_empty")
+    if len(given) > MAX_NAME:
+        raise SetupError("tui.err_name_long", name=given[:MAX_NAME] + "…", most=MAX_NAME)
+    if not given.isprintable():
+        raise SetupError("tui.err_name_control", name=given.encode("unicode_escape").decode("ascii"))
+    if given.split(":", maxsplit=1)[0] in BOTS or given == HUMAN_NAME:
+        raise SetupError("tui.err_name_bot", name=given)
+    return given
 
 
 def default_bot() -> str:
@@ -124,8 +147,12 @@ class Table:
 
     def __init__(self, rules: Rules, bots: Sequence[Bot | None], *, human: int = 0,
                  seed: int | None = None, first_dealer: int | None = None,
-                 decks: Sequence[DeckSpec] = ()) -> None:
+                 decks: Sequence[DeckSpec] = (), player: str | None = None) -> None:
         """Start a game of ``rules``; ``bots[s]`` plays seat ``s`` (``None`` for the human).
+
+        ``player`` is the human's name (checked by :func:`player_name`): the
+        log's sentences and the saved record use it; without it the log says
+        "Seat 0" and the record "human".
 
         ``seed`` fixes the cards, the first dealer and the bots' choices; a
         random one is drawn when it is not given (it is kept in the record).
@@ -140,6 +167,7 @@ class Table:
             raise ValueError("every seat but the human's needs a bot")
         self.rules = rules
         self.human = human
+        self.player = player_name(player)
         self.bots = list(bots)
         self.seed = random.randrange(1 << 31) if seed is None else seed
         self.game = new_game(rules, rng=random.Random(self.seed), first_dealer=first_dealer, decks=decks)
@@ -155,8 +183,8 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        """Each seat's name in a record: ``human`` or the bot's name."""
-        return [HUMAN_NAME if b is None else b.name for b in self.bots]
+        """Each seat's name in a record: the human's (``human`` if he gave none) or the bot's."""
+        return [(self.player or HUMAN_NAME) if b is None else b.name for b in self.bots]
 
     def view(self) -> GameView:
         """The game as the human seat sees it."""
