@@ -87,6 +87,7 @@ def test_default_save_path_has_a_timestamp() -> None:
     (["--name", "x" * 33], ["--name", "32"]),
     (["--name", "Ann\x07"], ["--name", "control"]),
     (["--name", "expert"], ["--name", "expert", "bot"]),
+    (["--name", "глаша"], ["--name", "глаша", "bot"]),
 ])
 def test_bad_input_is_named_and_nothing_starts(started: list[PlayApp], args: list[str], words: list[str]) -> None:
     result = runner.invoke(app, ["play", "--lang", "en", *args])

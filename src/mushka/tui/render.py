@@ -21,7 +21,7 @@ from mushka.match import GameResult, GameView
 from mushka.rules import Rules
 from mushka.tui import texts as _texts  # noqa: F401  (registers the catalogue)
 from mushka.tui.moves import Mode, Selection, active_cards, hand_in_order, has_kind
-from mushka.tui.table import HUMAN_NAME
+from mushka.tui.table import HUMAN_NAME, PERSONAS
 
 ACTIVE_STYLE = "bold"
 """Style of a card a key can use now (a legal move)."""
@@ -49,13 +49,6 @@ def card_style(card: Card) -> str:
 def card_text(card: Card, lang: str, extra: str = "") -> Text:
     """A card in display form (``К♣`` in Russian) in its suit's colour."""
     return Text(card.display(lang), style=" ".join(s for s in (extra, card_style(card)) if s))
-
-
-PERSONAS: dict[str, tuple[str, ...]] = {
-    "en": ("Fyodor", "Glasha", "Mitya", "Varya", "Savva", "Dunya", "Tikhon"),
-    "ru": ("Фёдор", "Глаша", "Митя", "Варя", "Савва", "Дуня", "Тихон"),
-}
-"""The names bots play under, by seat (the browser table uses the same)."""
 
 
 def seat_name(names: Sequence[str], seat: int, human: int, lang: str) -> str:

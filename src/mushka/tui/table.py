@@ -31,6 +31,11 @@ HUMAN_NAME = "human"
 """How the human seat is named in a saved record when he gave no name."""
 MAX_NAME = 32
 """The longest name ``--name`` takes (as long as a name at the browser's tables)."""
+PERSONAS: dict[str, tuple[str, ...]] = {
+    "en": ("Fyodor", "Glasha", "Mitya", "Varya", "Savva", "Dunya", "Tikhon"),
+    "ru": ("Фёдор", "Глаша", "Митя", "Варя", "Савва", "Дуня", "Тихон"),
+}
+"""The names bots play under, by seat (the browser table uses the same)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +64,8 @@ def player_name(name: str | None) -> str | None:
     """The human's name as ``--name`` gave it, spaces trimmed; ``None`` when not given.
 
     Refused (:class:`SetupError`) when it is empty, longer than
-    :data:`MAX_NAME`, holds a control character, or is a bot's name (the
-    table names bots after persons from their names).
+    :data:`MAX_NAME`, holds a control character, or is a bot's name or
+    one of the :data:`PERSONAS` bots play under (the log would not say who).
     """
     if name is None:
         return None
@@ -71,7 +76,8 @@ def player_name(name: str | None) -> str | None:
         raise SetupError("tui.err_name_long", name=given[:MAX_NAME] + "…", most=MAX_NAME)
     if not given.isprintable():
         raise SetupError("tui.err_name_control", name=given.encode("unicode_escape").decode("ascii"))
-    if given.split(":", maxsplit=1)[0] in BOTS or given == HUMAN_NAME:
+    personas = {p.casefold() for names in PERSONAS.values() for p in names}
+    if given.split(":", maxsplit=1)[0] in BOTS or given == HUMAN_NAME or given.casefold() in personas:
         raise SetupError("tui.err_name_bot", name=given)
     return given
 
