@@ -220,7 +220,9 @@ def interactions(path: str) -> list[str]:
     for r in rows:
         base, value = _split(r["test"])
         key = (r["variant"], r["players"], r["field"], r["first_seed"], base)
-        groups.setdefault(key, {}).setdefault(value, r)
+        by = groups.setdefault(key, {})
+        if value not in by or len(r["per_seed"]) > len(by[value]["per_seed"]):  # type: ignore[arg-type]
+            by[value] = r  # the longest run of the same seeds (a 48-seed row over its first 24)
     out = []
     for (variant, players, field, _, base), by in groups.items():
         if not {"1", "2", "3"} <= set(by):
