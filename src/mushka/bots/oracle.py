@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
-from mushka.bots.heuristic import HeuristicBot
 from mushka.bots.search import DEFAULT_ITERATIONS, SearchBot, thinks
 from mushka.engine import Action, Deal, new_deal
 from mushka.engine.events import Paid
@@ -65,7 +64,6 @@ class OracleBot:
                                      phases=phases)
         self.talon = bool(check_number("oracle", "talon", talon, 0, 1))
         self._peek = peek
-        self._rules_of_thumb = HeuristicBot()
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
 
@@ -85,7 +83,7 @@ class OracleBot:
         if len(d.legal) == 1:
             return d.legal[0]
         if not thinks(d.phase, self._search.phases):
-            return self._rules_of_thumb.choose(view, rng)
+            return self._search.choose(view, rng)  # the search's own rules of thumb there
         if self._peek is None:
             raise OracleNotAttachedError("oracle_not_attached")
         truth = self._peek()

@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
         lang: LangOpt = None,
     ) -> None:
         """Play against bots in the terminal; the game is saved as a record for `mushka replay`."""
-        from mushka.tui import PlayApp, SetupError, Table, bots_for, player_name, split_bot_specs
+        from mushka.tui import PlayApp, SetupError, Table, bots_for, split_bot_specs
         from mushka.tui.render import game_over_panel
 
         lang_ = pick_lang(lang)
@@ -66,12 +66,12 @@ def register(app: typer.Typer) -> None:
             if delay < 0:
                 raise SetupError("tui.err_delay", delay=delay)
             seats = bots_for(split_bot_specs(bots or ""), rules.players, seat)
-            player = player_name(name)
+            # The table checks the name itself (player_name): checked once, refused here.
+            table = Table(rules, seats, human=seat, seed=seed, player=name)
         except SetupError as exc:
             err_console.print(f"[bold red]{tr('tui.error', lang_)}[/] {exc.message(lang_)}")
             raise typer.Exit(2) from None
         path = save if save is not None else default_save_path(rules.variant)
-        table = Table(rules, seats, human=seat, seed=seed, player=player)
         saved = PlayApp(table, lang=lang_, delay=delay, save_path=path).run()
         result = table.game.result
         if result is not None:
