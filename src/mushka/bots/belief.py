@@ -66,6 +66,141 @@ def _legal_trump(rules: Rules, t: object, trump: int, hand: int, trick: list[int
     return legal
 
 
+class SeatLikelihood:
+    """The belief of one view, seat by seat: how well a seat's own cards explain its public actions.
+
+    What another seat declared (C6-C8) and played (C13-C15) depends, for
+    the rules of thumb, on its own cards and on public facts alone: who
+    stood before it, whether the dealer took, the talon left, the trick on
+    the table, the tricks it has won.  Those facts are read once per view;
+    :meth:`seat_factor` then weighs one seat's cards, so that a world's
+    weight (:meth:`weight`) is the product of its seats' factors and a
+    sampler can draw the hidden hands seat by seat
+    (:class:`mushka.bots.sampler.WorldSampler`, ``seatwise``).
+    """
+
+    def __init__(self, model: BeliefModel, view: DealView, records: tuple[int, ...], f: TrumpFacts,
+                 plays: bool) -> None:
+        """Read the public course of ``view``'s deal (``f``, its facts); ``plays`` weighs the plays too."""
+        from mushka.bots.policy import tables
+
+        self.model = model
+        self.view = view
+        self.records = records
+        self.facts = f
+        self.plays = plays
+        self.tables = tables(view.rules)
+        rules = view.rules
+        n = f.n
+        self.players = [j for j in range(n) if j != f.me and view.open_hands[j] is None]
+        """The seats whose hands the viewer does not see: the only ones weighed."""
+        # Per seat, its declaration steps: (kind, took, standing, stood before the dealer, talon).
+        self._decl: list[list[tuple[str, bool, int, int, int]]] = [[] for _ in range(n)]
+        # Per seat, its plays: (card, the trick so far, cards played before, players after it, no trick won yet).
+        self._play: list[list[tuple[int, list[int], int, int, bool]]] = [[] for _ in range(n)]
+        standing = 0
+        stood_before_dealer = 0
+        took = False
+        talon = rules.deck_size - 5 * n - 1
+        play_steps: list[Step] = []
+        for st in f.steps:
+            if st.kind == "play":
+                play_steps.append(st)
+                continue
+            j = st.seat
+            self._decl[j].append((st.kind, took, standing, stood_before_dealer, talon))
+            if st.kind == "take":
+                took = True
+            elif st.kind == "stand":
+                standing += 1
+                if j != f.dealer:
+                    stood_before_dealer += 1
+                talon -= max(f.exch[j], 0)
+        self.standing = standing
+        keys = self.tables.keys[f.trump]
+        played = 0
+        won = [0] * n
+        trick: list[int] = []
+        seats: list[int] = []
+        for st in play_steps:
+            j = st.seat
+            self._play[j].append((st.card, trick[:], played, standing - len(trick) - 1, won[j] == 0))
+            played |= 1 << st.card
+            trick.append(st.card)
+            seats.append(j)
+            if len(trick) == standing:
+                k = keys[trick[0] // 13]
+                best = max(range(len(trick)), key=lambda i: k[trick[i]])
+                won[seats[best]] += 1
+                trick = []
+                seats = []
+
+    def declare_factor(self, j: int, h0: int, take_d: int) -> float:
+        """C6-C8: how well seat ``j``'s dealt hand ``h0`` (and the take's discard) explains its declarations."""
+        from mushka.bots.policy import stakes_for, trump_declare
+
+        m = self.model
+        f = self.facts
+        rules = self.view.rules
+        t = self.tables
+        n = f.n
+        turn_bit = 1 << f.turnup
+        hand = h0
+        weight = 1.0
+        for kind, took, standing, stood_before_dealer, talon in self._decl[j]:
+            after = (f.dealer - j) % n
+            can_pass = not (took and j == f.dealer) and not (rules.privileged_must_play and hand & t.priv_bit)
+            if j == f.dealer and rules.lone_player == "dealer_must_play" and stood_before_dealer == 1:
+                can_pass = False
+            can_take = rules.dealer_takes_turnup and j == f.dealer and not took
+            guess, cards = trump_declare(t, hand, j, f.dealer, f.trump, f.turnup, took, standing, after, talon,
+                                         rules.deck_bits & ~hand & ~turn_bit, can_pass, can_take,
+                                         stakes_for(rules, j, self.records))
+            if kind != guess:
+                weight *= m.other_kind
+            elif kind == "stand":
+                diff = abs(cards.bit_count() - f.exch[j])
+                weight *= 1.0 if diff == 0 else m.count_off_one if diff == 1 else m.count_off_more
+            if kind == "take":
+                hand = (hand & ~(1 << take_d)) | turn_bit
+        return weight
+
+    def play_factor(self, j: int, start: int, dead: int) -> float:
+        """C13-C15: how often seat ``j``, holding ``start`` when play began, played the card the rules would."""
+        from mushka.bots.policy import trump_play
+
+        f = self.facts
+        rules = self.view.rules
+        t = self.tables
+        turn_bit = 1 << f.turnup
+        other = self.model.other_play
+        hand = start
+        weight = 1.0
+        for card, trick, played, after, none_won in self._play[j]:
+            unknown = rules.deck_bits & ~hand & ~played & ~turn_bit & ~dead
+            legal = _legal_trump(rules, t, f.trump, hand, trick)
+            if trump_play(t, f.trump, hand, legal, trick, unknown, after, none_won) != card:
+                weight *= other
+            hand &= ~(1 << card)
+        return weight
+
+    def seat_factor(self, j: int, h0: int, take_d: int, start: int, dead: int) -> float:
+        """Seat ``j``'s factor: its declarations, and with ``plays`` its plays (never below the floor)."""
+        w = self.declare_factor(j, h0, take_d)
+        if self.plays and self._play[j]:
+            w *= self.play_factor(j, start, dead)
+        return max(w, self.model.floor)
+
+    def weight(self, h0: list[int], take_d: int, start: list[int], dead: list[int]) -> float:
+        """A world's weight: the product of its seats' factors, never below the floor."""
+        w = 1.0
+        for j in self.players:
+            w *= self.declare_factor(j, h0[j], take_d)
+            if self.plays and self._play[j]:
+                w *= self.play_factor(j, start[j], dead[j])
+        return max(w, self.model.floor)
+
+
 def trump_belief(model: BeliefModel, view: DealView, records: tuple[int, ...], f: TrumpFacts, h0: list[int],
                  take_d: int, start: list[int], dead: list[int], plays: bool) -> float:
     """How well the hidden hands explain the others' declarations (C6-C8).
@@ -77,92 +212,10 @@ def trump_belief(model: BeliefModel, view: DealView, records: tuple[int, ...], f
     not a rule: it never rules a world out entirely.  With ``believe``
     at 2 the cards they played are weighed the same way against
     :func:`mushka.bots.policy.trump_play`, from ``start``, the hands
-    when play began.
+    when play began.  One call reads the view afresh; a sampler keeps a
+    :class:`SeatLikelihood` instead.
     """
-    from mushka.bots.policy import stakes_for, tables, trump_declare
-
-    m = model
-    rules = view.rules
-    t = tables(rules)
-    n = f.n
-    weight = 1.0
-    standing = 0
-    stood_before_dealer = 0
-    took = False
-    talon = rules.deck_size - 5 * n - 1
-    hands = h0[:]
-    turn_bit = 1 << f.turnup
-    play_steps = []
-    for st in f.steps:
-        if st.kind == "play":
-            play_steps.append(st)
-            continue
-        j = st.seat
-        hand = hands[j]
-        if j != f.me and view.open_hands[j] is None:
-            after = (f.dealer - j) % n
-            can_pass = not (took and j == f.dealer) and not (rules.privileged_must_play and hand & t.priv_bit)
-            if (j == f.dealer and rules.lone_player == "dealer_must_play" and stood_before_dealer == 1):
-                can_pass = False
-            can_take = rules.dealer_takes_turnup and j == f.dealer and not took
-            kind, cards = trump_declare(t, hand, j, f.dealer, f.trump, f.turnup, took, standing, after, talon,
-                                        rules.deck_bits & ~hand & ~turn_bit, can_pass, can_take,
-                                        stakes_for(rules, j, records))
-            if st.kind != kind:
-                weight *= m.other_kind
-            elif kind == "stand":
-                diff = abs(cards.bit_count() - f.exch[j])
-                weight *= 1.0 if diff == 0 else m.count_off_one if diff == 1 else m.count_off_more
-            weight = max(weight, m.floor)
-        if st.kind == "take":
-            took = True
-            hands[j] = (hand & ~(1 << take_d)) | turn_bit
-        elif st.kind == "stand":
-            standing += 1
-            if j != f.dealer:
-                stood_before_dealer += 1
-            talon -= max(f.exch[j], 0)
-    if plays and play_steps:
-        weight *= _play_belief(model, view, f, t, play_steps, start, dead, standing)
-    return max(weight, m.floor)
+    return SeatLikelihood(model, view, records, f, plays).weight(h0, take_d, start, dead)
 
 
-def _play_belief(model: BeliefModel, view: DealView, f: TrumpFacts, t: object, plays: list[Step],
-                 start: list[int], dead: list[int], standing: int) -> float:
-    """C13-C15: how often the others played the card the rules of thumb would have."""
-    from mushka.bots.policy import Tables
-    from mushka.bots.policy import trump_play as play_fn
-
-    assert isinstance(t, Tables)
-    rules = view.rules
-    hands = start[:]
-    played = 0
-    won = [0] * f.n
-    trick: list[int] = []
-    seats: list[int] = []
-    weight = 1.0
-    keys = t.keys[f.trump]
-    turn_bit = 1 << f.turnup
-    for st in plays:
-        j = st.seat
-        if j != f.me and view.open_hands[j] is None:
-            hand = hands[j]
-            unknown = rules.deck_bits & ~hand & ~played & ~turn_bit & ~dead[j]
-            legal = _legal_trump(rules, t, f.trump, hand, trick)
-            guess = play_fn(t, f.trump, hand, legal, trick, unknown, standing - len(trick) - 1, won[j] == 0)
-            if guess != st.card:
-                weight *= model.other_play
-        hands[j] &= ~(1 << st.card)
-        played |= 1 << st.card
-        trick.append(st.card)
-        seats.append(j)
-        if len(trick) == standing:
-            k = keys[trick[0] // 13]
-            best = max(range(len(trick)), key=lambda i: k[trick[i]])
-            won[seats[best]] += 1
-            trick = []
-            seats = []
-    return weight
-
-
-__all__ = ["BELIEF", "BeliefModel", "trump_belief"]
+__all__ = ["BELIEF", "BeliefModel", "SeatLikelihood", "trump_belief"]

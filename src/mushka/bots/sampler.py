@@ -35,7 +35,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mushka.bots.belief import BELIEF, BeliefModel, trump_belief
+from mushka.bots.belief import BELIEF, BeliefModel, SeatLikelihood
 from mushka.bots.knowledge import KopilkaFacts, Step, TrumpFacts, kopilka_facts, suits_mask, trump_facts
 from mushka.bots.policy import bit_list
 from mushka.bots.sampler_kopilka import propose_kopilka
@@ -47,6 +47,9 @@ from mushka.engine.deal import shuffle
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts
+
+SEAT_TRIES = 60
+"""How many hands one seat is dealt at most, in one sweep, before it keeps its last (``seatwise``)."""
 
 
 def _mask(cards: Sequence[object] | None) -> int:
@@ -85,7 +88,7 @@ class WorldSampler:
     """
 
     def __init__(self, view: DealView, *, strict: bool | None = None, believe: int = 0,
-                 records: tuple[int, ...] = (), model: BeliefModel | None = None) -> None:
+                 records: tuple[int, ...] = (), model: BeliefModel | None = None, seatwise: int = 0) -> None:
         """Read ``view`` (a seat's :class:`DealView`, not a spectator's).
 
         ``strict`` compares every event of each world with the view;
@@ -96,7 +99,10 @@ class WorldSampler:
         would make them (see :meth:`_belief`; classic and mistigri);
         ``records`` are the partie's records, which shape those declarations;
         ``model`` holds the likelihood factors (:data:`BELIEF`, fitted by
-        ``bench/bots_inference.py``).
+        ``bench/bots_inference.py``).  ``seatwise`` (with ``believe``) draws
+        the hidden hands seat by seat from the belief, in that many sweeps
+        (:meth:`_seatwise`), instead of rejecting whole worlds: a seat whose
+        cards explain its actions badly is dealt again alone.
         """
         self.model = model or BELIEF
         self.last_belief_args: tuple[list[int], int, list[int], list[int]] | None = None
@@ -106,6 +112,8 @@ class WorldSampler:
         self.believe = bool(believe) and view.rules.has_trumps
         self.believe_plays = self.believe and believe >= 2
         self.records = records
+        self.seatwise = int(seatwise)
+        self._likelihood: SeatLikelihood | None = None
         self.view = view
         self.strict = bool(strict)
         # With C14's default play rules a classic or mistigri proposal respects every void,
@@ -269,22 +277,140 @@ class WorldSampler:
         self._bins = _TrumpBins(bit_list(pool), bins, hand_bin, dead_bin, talon_bin, known_dead)
         return self._bins
 
+    def _seat_history(self, f: TrumpFacts, tb: _TrumpBins, j: int, filled: list[int],
+                      rng: random.Random) -> tuple[int, int, int, int, int]:
+        """How another seat's cards of ``filled`` got there.
+
+        (dealt hand, hand after the exchange, drawn, discarded, the take's
+        discard).  The discards and draws the viewer did not see are chosen here
+        (C7); the dealer's discard for the turned card too, if unseen (C6).
+        """
+        turn_bit = 1 << f.turnup
+        now = filled[tb.hand_bin[j]] if self._open[j] < 0 else self._open[j]
+        dead = tb.known_dead[j] | (filled[tb.dead_bin[j]] if tb.dead_bin[j] >= 0 else 0)
+        took = f.took and j == f.dealer
+        d = -1
+        if took:
+            d = f.take_discard
+            if d < 0:
+                options = dead & ~turn_bit
+                if not options:
+                    raise SampleFailed
+                d = rng.choice(bit_list(options))
+            dead &= ~(1 << d)
+        got = disc = after = 0
+        if f.decl[j] == "stand":
+            h1 = now | f.played[j]
+            if f.exch_discards[j] >= 0:
+                disc, got = f.exch_discards[j], f.exch_drawn[j]
+            else:
+                disc = dead
+                k = f.exch[j]
+                candidates = h1 & ~(turn_bit if took else 0)
+                if card_count(candidates) < k:
+                    raise SampleFailed
+                got = pick_bits(candidates, k, rng)
+            before = (h1 & ~got) | disc
+            after = h1
+        else:
+            before = now
+        if took:
+            if not before & turn_bit:
+                raise SampleFailed
+            before = (before & ~turn_bit) | 1 << d
+        if f.h0[j] >= 0 and f.h0[j] != before:
+            raise SampleFailed
+        return before, after, got, disc, d
+
+    def _special_shown(self, f: TrumpFacts, j: int, h0: int, after: int, drawn: int) -> bool:
+        """C22/MI9/MI13: whether seat ``j`` would have shown a special hand (so the world is not the view's)."""
+        if f.h0[j] >= 0 and f.h1[j] < 0 and self._open[j] >= 0:
+            return False
+        if f.h0[j] < 0 and is_special(self.rules, h0):
+            return True
+        changed = drawn or (f.took and j == f.dealer)
+        return bool(changed and f.h1[j] < 0 and f.decl[j] == "stand" and is_special(self.rules, after))
+
+    def _likelihood_of(self, f: TrumpFacts) -> SeatLikelihood:
+        """The view's :class:`SeatLikelihood`, read once."""
+        if self._likelihood is None or self._likelihood.plays != self.believe_plays:
+            self._likelihood = SeatLikelihood(self.model, self.view, self.records, f, self.believe_plays)
+        return self._likelihood
+
+    def _redraw(self, tb: _TrumpBins, j: int, filled: list[int], rng: random.Random) -> list[int] | None:
+        """Seat ``j``'s hidden hand and discards dealt again, with the talon's unseen cards; the others' kept."""
+        own = [tb.hand_bin[j], tb.dead_bin[j], tb.talon_bin]
+        own = [b for b in own if b >= 0]
+        cards = 0
+        for b in own:
+            cards |= filled[b]
+        got = assign(bit_list(cards), [tb.bins[b] for b in own], rng)
+        if got is None:
+            return None
+        out = filled[:]
+        for i in range(len(own)):
+            out[own[i]] = got[i]
+        return out
+
+    def _seatwise(self, f: TrumpFacts, tb: _TrumpBins, filled: list[int], hist: list[tuple[int, int, int, int, int]],
+                  rng: random.Random) -> list[int]:
+        """Draw the hidden hands seat by seat from the belief (``seatwise`` sweeps); the new filling.
+
+        Each seat in turn keeps its cards with the probability its
+        :meth:`SeatLikelihood.seat_factor` gives them, else deals its hand
+        and discards again from its own cards and the talon's (the other
+        seats' cards stay), up to :data:`SEAT_TRIES` times: a rejection
+        step per seat, given the others, as in Gibbs sampling.  The first
+        sweep tests the uniform cards first; later sweeps deal again first.
+        A seat that finds no likelier cards keeps its last ones: a belief
+        never makes a world impossible.
+        """
+        like = self._likelihood_of(f)
+        random_ = rng.random
+        for sweep in range(self.seatwise):
+            for j in like.players:
+                if tb.hand_bin[j] < 0:
+                    continue
+                for attempt in range(SEAT_TRIES):
+                    if sweep or attempt:
+                        cand = self._redraw(tb, j, filled, rng)
+                        if cand is None:
+                            continue
+                        try:
+                            h = self._seat_history(f, tb, j, cand, rng)
+                        except SampleFailed:
+                            continue
+                        if self._special_shown(f, j, h[0], h[1], h[2]):
+                            continue
+                    else:
+                        cand, h = filled, hist[j]
+                    filled, hist[j] = cand, h
+                    start = cand[tb.hand_bin[j]] | f.played[j]
+                    dead = h[3] | (1 << h[4] if h[4] >= 0 else 0)
+                    if random_() < like.seat_factor(j, h[0], h[4], start, dead):
+                        break
+        return filled
+
     def _propose_trump(self, f: TrumpFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
         view = self.view
         rules = self.rules
         n = f.n
         me = f.me
-        turn_bit = 1 << f.turnup
         tb = self._trump_bins(f)
-        bins = tb.bins
-        hand_bin = tb.hand_bin
-        dead_bin = tb.dead_bin
-        talon_bin = tb.talon_bin
-        filled = assign(tb.pool, bins, rng)
+        filled = assign(tb.pool, tb.bins, rng)
         if filled is None:
             raise SampleFailed
+        hist: list[tuple[int, int, int, int, int]] = [(0, 0, 0, 0, -1)] * n
+        for j in range(n):
+            if j != me:
+                hist[j] = self._seat_history(f, tb, j, filled, rng)
+        for j in range(n):
+            if j != me and self._special_shown(f, j, hist[j][0], hist[j][1], hist[j][2]):
+                raise SampleFailed
+        seatwise = self.believe and self.seatwise > 0
+        if seatwise:
+            filled = self._seatwise(f, tb, filled, hist, rng)
         h0 = [0] * n
-        hand_after = [0] * n
         drawn = [0] * n
         dead_ex = [0] * n
         take_d = -1
@@ -296,68 +422,25 @@ class WorldSampler:
                 if f.took and f.dealer == me:
                     take_d = f.take_discard
                 continue
-            now = filled[hand_bin[j]] if self._open[j] < 0 else self._open[j]
-            dead = tb.known_dead[j] | (filled[dead_bin[j]] if dead_bin[j] >= 0 else 0)
-            took = f.took and j == f.dealer
-            d = -1
-            if took:
-                d = f.take_discard
-                if d < 0:
-                    options = dead & ~turn_bit
-                    if not options:
-                        raise SampleFailed
-                    d = rng.choice(bit_list(options))
-                dead &= ~(1 << d)
+            h0[j], _, drawn[j], dead_ex[j], d = hist[j]
+            if f.took and j == f.dealer:
                 take_d = d
-            if f.decl[j] == "stand":
-                h1 = now | f.played[j]
-                if f.exch_discards[j] >= 0:
-                    disc, got = f.exch_discards[j], f.exch_drawn[j]
-                else:
-                    disc = dead
-                    k = f.exch[j]
-                    candidates = h1 & ~(turn_bit if took else 0)
-                    if card_count(candidates) < k:
-                        raise SampleFailed
-                    got = pick_bits(candidates, k, rng)
-                before = (h1 & ~got) | disc
-                hand_after[j] = h1
-            else:
-                before = now
-            if took:
-                if not before & turn_bit:
-                    raise SampleFailed
-                before = (before & ~turn_bit) | 1 << d
-            if f.h0[j] >= 0 and f.h0[j] != before:
-                raise SampleFailed
-            h0[j] = before
-            drawn[j] = got if f.decl[j] == "stand" else 0
-            dead_ex[j] = disc if f.decl[j] == "stand" else 0
-        for j in range(n):
-            if j == me or (f.h0[j] >= 0 and f.h1[j] < 0 and self._open[j] >= 0):
-                continue
-            # C22/MI9/MI13: a special hand would have been shown.
-            if f.h0[j] < 0 and is_special(rules, h0[j]):
-                raise SampleFailed
-            changed = drawn[j] or (f.took and j == f.dealer)
-            if changed and f.h1[j] < 0 and f.decl[j] == "stand" and is_special(rules, hand_after[j]):
-                raise SampleFailed
         talon: list[int] = []
         for j in f.draw_order:
             cards = bit_list(drawn[j])
             shuffle(rng, cards)
             talon.extend(cards)
-        rest = bit_list(filled[talon_bin])
+        rest = bit_list(filled[tb.talon_bin])
         shuffle(rng, rest)
         talon.extend(rest)
         play_start = [0] * n
         for j in range(n):
             now_j = self._hand if j == me else (
-                self._open[j] if self._open[j] >= 0 else filled[hand_bin[j]] if hand_bin[j] >= 0 else 0)
+                self._open[j] if self._open[j] >= 0 else filled[tb.hand_bin[j]] if tb.hand_bin[j] >= 0 else 0)
             play_start[j] = now_j | f.played[j]
         dead_of = [dead_ex[j] | (1 << take_d if f.took and j == f.dealer and take_d >= 0 else 0) for j in range(n)]
         self.last_belief_args = (h0[:], take_d, play_start[:], dead_of[:])
-        if self.believe and rng.random() >= self._belief(f, h0, take_d, play_start, dead_of):
+        if self.believe and not seatwise and rng.random() >= self._belief(f, h0, take_d, play_start, dead_of):
             raise SampleFailed
         deck = deal_deck(rules, view.dealer, h0, talon, f.turnup, rng)
         actions: list[Action] = []
@@ -395,7 +478,7 @@ class WorldSampler:
 
     def _belief(self, f: TrumpFacts, h0: list[int], take_d: int, start: list[int], dead: list[int]) -> float:
         """How well the hidden hands explain the others' declarations (and plays): :func:`trump_belief`."""
-        return trump_belief(self.model, self.view, self.records, f, h0, take_d, start, dead, self.believe_plays)
+        return self._likelihood_of(f).weight(h0, take_d, start, dead)
 
 
 add_texts({
