@@ -208,7 +208,22 @@ def test_search_believing_with_the_self_play_factors_is_reproducible_and_legal(v
     assert bot.times
 
 
-@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race", "belief", "phases", "believe_phases"])
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_search_believing_seat_by_seat_is_reproducible_and_legal(variant):
+    spec = "search:iterations=40,seconds=0,believe=1,belief=1,seatwise=1"
+    first = game_actions(variant, 6, spec)
+    assert first == game_actions(variant, 6, spec)
+    assert first != game_actions(variant, 6, "search:iterations=40,seconds=0,believe=1,belief=1")
+    bot = make_bot(spec)
+    assert bot.seatwise == 1
+    rng = random.Random(5)
+    for deal in positions(rules_of((variant, 4)), deals=3, seed=9, every=0.4):
+        assert deal.is_legal(bot.choose(deal_game_view(deal, deal.to_act), rng))
+    assert bot.times
+
+
+@pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race", "belief", "phases", "believe_phases",
+                                  "seatwise"])
 def test_search_options_out_of_range_are_refused(name):
     with pytest.raises(MushkaError):
         make_bot(f"search:{name}=99")

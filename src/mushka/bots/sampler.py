@@ -332,10 +332,12 @@ class WorldSampler:
         return bool(changed and f.h1[j] < 0 and f.decl[j] == "stand" and is_special(self.rules, after))
 
     def _likelihood_of(self, f: TrumpFacts) -> SeatLikelihood:
-        """The view's :class:`SeatLikelihood`, read once."""
-        if self._likelihood is None or self._likelihood.plays != self.believe_plays:
-            self._likelihood = SeatLikelihood(self.model, self.view, self.records, f, self.believe_plays)
-        return self._likelihood
+        """The view's :class:`SeatLikelihood`, read once (again if the model or ``believe_plays`` changed)."""
+        like = self._likelihood
+        if like is None or like.plays != self.believe_plays or like.model is not self.model:
+            like = SeatLikelihood(self.model, self.view, self.records, f, self.believe_plays)
+            self._likelihood = like
+        return like
 
     def _redraw(self, tb: _TrumpBins, j: int, filled: list[int], rng: random.Random) -> list[int] | None:
         """Seat ``j``'s hidden hand and discards dealt again, with the talon's unseen cards; the others' kept."""

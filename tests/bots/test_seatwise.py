@@ -1,0 +1,153 @@
+"""Worlds drawn seat by seat from the belief (``seatwise``), and the per-seat likelihood behind them.
+
+A seatwise world must respect every hard fact exactly as a uniform one does
+(replayed here step by step, C14 voids looked up in the world's hands, the
+seat's own events compared); what changes is only which of those worlds
+come up: the others' declarations (C6-C8), and with ``believe=2`` their plays
+(C13-C15), explained as the rules of thumb would make them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+from botkit import positions, replay_checking_voids, rules_of, table_id
+
+from mushka.bots.belief import SELF_PLAY, BeliefModel, SeatLikelihood, trump_belief
+from mushka.bots.inference import self_play_positions
+from mushka.bots.sampler import WorldSampler
+
+TRUMP_TABLES = [("classic", 3), ("classic", 4), ("classic", 7), ("mistigri", 4), ("mistigri", 6)]
+
+
+@pytest.mark.parametrize("table", TRUMP_TABLES, ids=table_id)
+@pytest.mark.parametrize(("believe", "sweeps"), [(1, 1), (1, 2), (2, 1)])
+def test_seatwise_worlds_respect_voids_and_everything_seen(table, believe, sweeps):
+    rules = rules_of(table)
+    rng = random.Random(3)
+    worlds = voids = 0
+    for deal in positions(rules, deals=6, seed=41, every=0.3):
+        seat = deal.to_act
+        sampler = WorldSampler(deal.view(seat), believe=believe, seatwise=sweeps, records=(10,) * rules.players)
+        world = sampler.sample(rng)
+        assert world is not None
+        voids += replay_checking_voids(deal, world, seat)
+        worlds += 1
+    assert worlds > 30 and voids > 0
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_the_strict_sampler_accepts_every_seatwise_proposal(variant):
+    """``strict`` compares every event the seat would have seen: nothing a seat redraws may contradict them."""
+    rules = rules_of((variant, 4))
+    rng = random.Random(8)
+    tried = 0
+    for deal in positions(rules, deals=5, seed=13, every=0.3):
+        sampler = WorldSampler(deal.view(deal.to_act), believe=2, seatwise=2, strict=True)
+        assert len(sampler.samples(rng, 3)) == 3
+        tried += 3
+    assert sampler.attempts >= 3 and tried > 30
+
+
+def _rows(variant: str):
+    return self_play_positions(variant, 4, range(2), worlds=3)
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_a_worlds_weight_is_the_product_of_its_seats_factors(variant):
+    rows = _rows(variant)
+    assert len(rows) > 20
+    checked = 0
+    for pos in rows:
+        s = pos.sampler
+        like = SeatLikelihood(SELF_PLAY, s.view, s.records, s.trump, True)
+        for h0, take_d, start, dead in [pos.truth, *pos.worlds]:
+            product = 1.0
+            for j in like.players:
+                product *= like.declare_factor(j, h0[j], take_d) * like.play_factor(j, start[j], dead[j])
+                factor = like.seat_factor(j, h0[j], take_d, start[j], dead[j])
+                assert SELF_PLAY.floor <= factor <= 1.0
+            weight = like.weight(h0, take_d, start, dead)
+            assert weight == pytest.approx(max(product, SELF_PLAY.floor))
+            assert weight == pytest.approx(
+                trump_belief(SELF_PLAY, s.view, s.records, s.trump, h0, take_d, start, dead, True))
+            checked += 1
+    assert checked > 50
+    assert like.players and like.facts.me not in like.players
+
+
+def _mean_log_factors(rows, **kw) -> tuple[float, float]:
+    """The mean log declaration factor and log play factor of the others, over worlds drawn with ``kw``."""
+    decl: list[float] = []
+    play: list[float] = []
+    for k, pos in enumerate(rows):
+        s = WorldSampler(pos.sampler.view, records=pos.sampler.records, model=SELF_PLAY, **kw)
+        like = SeatLikelihood(SELF_PLAY, s.view, s.records, s.trump, True)
+        rng = random.Random(k)
+        for _ in range(8):
+            assert s.sample(rng) is not None
+            h0, take_d, start, dead = s.last_belief_args
+            decl.append(sum(math.log(like.declare_factor(j, h0[j], take_d)) for j in like.players))
+            play.append(sum(math.log(like.play_factor(j, start[j], dead[j])) for j in like.players))
+    return statistics.mean(decl), statistics.mean(play)
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_seatwise_worlds_explain_the_declarations_as_rejected_whole_worlds_do(variant):
+    """C6-C8: against uniform worlds (about −8 in log weight on these games) both ways of believing gain
+    most of the way to certainty; seat by seat, no seat's bad luck sends a whole world back."""
+    rows = _rows(variant)
+    uniform, _ = _mean_log_factors(rows, believe=0)
+    whole, _ = _mean_log_factors(rows, believe=1)
+    seatwise, _ = _mean_log_factors(rows, believe=1, seatwise=1)
+    assert seatwise > uniform + 4.0
+    assert seatwise > whole - 0.5
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_seatwise_worlds_explain_the_plays_too_with_believe_2(variant):
+    """C13-C15: with ``believe=2`` the plays' factor (0.3 per departure from the rules of thumb) weighs
+    each seat too; it is mild, so the gain is smaller than the declarations'."""
+    rows = _rows(variant)
+    decl1, play1 = _mean_log_factors(rows, believe=1, seatwise=1)
+    decl2, play2 = _mean_log_factors(rows, believe=2, seatwise=1)
+    assert play2 > play1 + 0.2
+    assert decl2 > decl1 - 0.5  # the declarations still explained
+
+
+def test_a_seat_no_cards_explain_keeps_its_last_cards():
+    """A belief never makes a world impossible: with every factor 0 each seat tries its tries and keeps its last."""
+    never = BeliefModel(other_kind=0.0, count_off_one=0.0, count_off_more=0.0, other_play=0.0, floor=0.0)
+    rules = rules_of(("classic", 4))
+    rng = random.Random(2)
+    seen = 0
+    for deal in positions(rules, deals=4, seed=5, every=0.3):
+        seat = deal.to_act
+        sampler = WorldSampler(deal.view(seat), believe=2, seatwise=1, model=never)
+        world = sampler.sample(rng)
+        assert world is not None
+        replay_checking_voids(deal, world, seat)
+        seen += 1
+    assert seen > 10
+
+
+def test_the_samplers_likelihood_follows_a_change_of_model():
+    """``bench/bots_inference.py`` fits the factors by setting the sampler's model: the weights must follow."""
+    from mushka.bots.belief import BELIEF
+
+    rows = _rows("classic")
+    changed = 0
+    for pos in rows:
+        s = pos.sampler
+        for args in pos.worlds:
+            s.model = BELIEF
+            mild = s.belief_weight(*args)
+            s.model = SELF_PLAY
+            sharp = s.belief_weight(*args)
+            assert sharp == pytest.approx(trump_belief(SELF_PLAY, s.view, s.records, s.trump, *args, True))
+            assert mild == pytest.approx(trump_belief(BELIEF, s.view, s.records, s.trump, *args, True))
+            changed += sharp != mild
+    assert changed > 10
