@@ -82,7 +82,7 @@ class SeatLikelihood:
     def __init__(self, model: BeliefModel, view: DealView, records: tuple[int, ...], f: TrumpFacts,
                  plays: bool) -> None:
         """Read the public course of ``view``'s deal (``f``, its facts); ``plays`` weighs the plays too."""
-        from mushka.bots.policy import tables
+        from mushka.bots.policy import stakes_for, tables
 
         self.model = model
         self.view = view
@@ -94,6 +94,8 @@ class SeatLikelihood:
         n = f.n
         self.players = [j for j in range(n) if j != f.me and view.open_hands[j] is None]
         """The seats whose hands the viewer does not see: the only ones weighed."""
+        # What each seat stands to win or lose shapes its declaration: the same for every world, read once.
+        self._stakes = [stakes_for(rules, j, records) for j in range(n)]
         # Per seat, its declaration steps: (kind, took, standing, stood before the dealer, talon).
         self._decl: list[list[tuple[str, bool, int, int, int]]] = [[] for _ in range(n)]
         # Per seat, its plays: (card, the trick so far, cards played before, players after it, no trick won yet).
@@ -116,7 +118,6 @@ class SeatLikelihood:
                 if j != f.dealer:
                     stood_before_dealer += 1
                 talon -= max(f.exch[j], 0)
-        self.standing = standing
         keys = self.tables.keys[f.trump]
         played = 0
         won = [0] * n
@@ -137,7 +138,7 @@ class SeatLikelihood:
 
     def declare_factor(self, j: int, h0: int, take_d: int) -> float:
         """C6-C8: how well seat ``j``'s dealt hand ``h0`` (and the take's discard) explains its declarations."""
-        from mushka.bots.policy import stakes_for, trump_declare
+        from mushka.bots.policy import trump_declare
 
         m = self.model
         f = self.facts
@@ -155,7 +156,7 @@ class SeatLikelihood:
             can_take = rules.dealer_takes_turnup and j == f.dealer and not took
             guess, cards = trump_declare(t, hand, j, f.dealer, f.trump, f.turnup, took, standing, after, talon,
                                          rules.deck_bits & ~hand & ~turn_bit, can_pass, can_take,
-                                         stakes_for(rules, j, self.records))
+                                         self._stakes[j])
             if kind != guess:
                 weight *= m.other_kind
             elif kind == "stand":

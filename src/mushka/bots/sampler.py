@@ -370,9 +370,7 @@ class WorldSampler:
         like = self._likelihood_of(f)
         random_ = rng.random
         for sweep in range(self.seatwise):
-            for j in like.players:
-                if tb.hand_bin[j] < 0:
-                    continue
+            for j in like.players:  # the seats whose hands are hidden: each has a hand bin
                 for attempt in range(SEAT_TRIES):
                     if sweep or attempt:
                         cand = self._redraw(tb, j, filled, rng)
