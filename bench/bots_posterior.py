@@ -19,7 +19,10 @@ noise floor of that distance), milliseconds and proposals per kept world.
 
 Samplers: ``uniform`` (believe=0), ``whole`` (believe=1, a world kept with
 its weight), ``seatwise 1`` and ``seatwise 2`` (believe=1, seat by seat,
-one or two sweeps); all with the self-play factors (``belief=1``).
+one or two sweeps); all with the self-play factors (``belief=1``).  With
+``--other-cards x`` also ``cards 1``: one sweep seat by seat whose model
+weighs which cards each seat threw as well (``other_cards=x``; the shipped
+``SELF_PLAY_CARDS`` at ``belief=2``).
 
     python bench/bots_posterior.py -v classic --games 6 --worlds 300 --json out.jsonl
 """
@@ -32,6 +35,7 @@ import math
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 from mushka.bots.base import make_bot
 from mushka.bots.belief import BELIEF, SELF_PLAY
@@ -41,7 +45,7 @@ from mushka.match import new_game
 from mushka.rules import make_rules
 from mushka.sim.stats import mean_ci
 
-SAMPLERS: dict[str, dict[str, int]] = {
+SAMPLERS: dict[str, dict[str, object]] = {
     "uniform": {"believe": 0},
     "whole": {"believe": 1},
     "seatwise 1": {"believe": 1, "seatwise": 1},
@@ -92,16 +96,16 @@ def places(deal: Deal, me: int) -> list[int]:
 
 
 def measure(view: DealView, truth: Deal, records: tuple[int, ...], worlds: int, seed: int,
-            model: object) -> dict[str, dict[str, object]]:
+            model: object, samplers: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
     """Each sampler's counts of every hidden card's place, its score and time, at one position."""
     me = view.seat
     assert me is not None
     true_place = places(truth, me)
     out: dict[str, dict[str, object]] = {}
-    runs = [*SAMPLERS.items(), ("whole again", SAMPLERS["whole"])]
+    runs = [*samplers.items(), ("whole again", SAMPLERS["whole"])]
     hidden: list[int] = []
     for name, kw in runs:
-        sampler = WorldSampler(view, records=records, model=model, **kw)  # type: ignore[arg-type]
+        sampler = WorldSampler(view, records=records, **{"model": model, **kw})  # type: ignore[arg-type]
         if not hidden:
             # The cards whose place the viewer does not know: the sampler's own pool.
             assert sampler.trump is not None
@@ -141,17 +145,22 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--worlds", type=int, default=300)
     ap.add_argument("--phase", choices=["declare", "play"], default="declare")
     ap.add_argument("--belief", type=int, choices=[0, 1], default=1, help="0: the mild factors, 1: self-play's")
+    ap.add_argument("--other-cards", type=float, help="also one sweep seat by seat weighing the cards thrown")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     model = SELF_PLAY if args.belief else BELIEF
+    samplers = dict(SAMPLERS)
+    if args.other_cards is not None:
+        samplers["cards 1"] = {"believe": 1, "seatwise": 1, "model": replace(model, other_cards=args.other_cards)}
     rows = []
     started = time.perf_counter()
     for seed, view, truth, records in game_positions(args.variant, args.players,
                                                      range(args.first_seed, args.first_seed + args.games), args.phase):
-        rows.append(measure(view, truth, records, args.worlds, seed + len(rows), model))
+        rows.append(measure(view, truth, records, args.worlds, seed + len(rows), model, samplers))
     report: dict[str, object] = {
         "variant": args.variant, "players": args.players, "games": args.games, "first_seed": args.first_seed,
-        "worlds": args.worlds, "phase": args.phase, "belief": args.belief, "positions": len(rows),
+        "worlds": args.worlds, "phase": args.phase, "belief": args.belief, "other_cards": args.other_cards,
+        "positions": len(rows),
         "wall_s": round(time.perf_counter() - started, 1), "samplers": {},
     }
     print(f"{args.variant} {args.players}, {args.phase}: {len(rows)} positions of {args.games} games, "
@@ -159,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'sampler':<12} {'log p/card':>10}  {'vs uniform':>24}  {'vs whole':>24}  {'TV to whole':>11}  "
           "ms/world  proposals/world")
     floor = sum(distance(r["whole"], r["whole again"]) for r in rows) / len(rows)
-    for name in SAMPLERS:
+    for name in samplers:
         score = mean_ci([r[name]["score"] for r in rows])  # type: ignore[index]
         vs_u = mean_ci([r[name]["score"] - r["uniform"]["score"] for r in rows])  # type: ignore[index,operator]
         vs_w = mean_ci([r[name]["score"] - r["whole"]["score"] for r in rows])  # type: ignore[index,operator]

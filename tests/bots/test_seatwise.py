@@ -16,7 +16,7 @@ import statistics
 import pytest
 from botkit import positions, replay_checking_voids, rules_of, table_id
 
-from mushka.bots.belief import SELF_PLAY, BeliefModel, SeatLikelihood, trump_belief
+from mushka.bots.belief import SELF_PLAY, SELF_PLAY_CARDS, BeliefModel, SeatLikelihood, trump_belief
 from mushka.bots.inference import self_play_positions
 from mushka.bots.sampler import WorldSampler
 
@@ -24,14 +24,17 @@ TRUMP_TABLES = [("classic", 3), ("classic", 4), ("classic", 7), ("mistigri", 4),
 
 
 @pytest.mark.parametrize("table", TRUMP_TABLES, ids=table_id)
-@pytest.mark.parametrize(("believe", "sweeps"), [(1, 1), (1, 2), (2, 1)])
-def test_seatwise_worlds_respect_voids_and_everything_seen(table, believe, sweeps):
+@pytest.mark.parametrize(("believe", "sweeps", "cards"), [(1, 1, False), (1, 2, False), (2, 1, False), (1, 1, True)])
+def test_seatwise_worlds_respect_voids_and_everything_seen(table, believe, sweeps, cards):
+    """``cards``: the model that weighs which cards each seat threw (C6-C7) as well."""
     rules = rules_of(table)
     rng = random.Random(3)
     worlds = voids = 0
     for deal in positions(rules, deals=6, seed=41, every=0.3):
         seat = deal.to_act
-        sampler = WorldSampler(deal.view(seat), believe=believe, seatwise=sweeps, records=(10,) * rules.players)
+        model = {"model": SELF_PLAY_CARDS} if cards else {}
+        sampler = WorldSampler(deal.view(seat), believe=believe, seatwise=sweeps, records=(10,) * rules.players,
+                               **model)
         world = sampler.sample(rng)
         assert world is not None
         voids += replay_checking_voids(deal, world, seat)
@@ -151,3 +154,32 @@ def test_the_samplers_likelihood_follows_a_change_of_model():
             assert mild == pytest.approx(trump_belief(BELIEF, s.view, s.records, s.trump, *args, True))
             changed += sharp != mild
     assert changed > 10
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_the_cards_thrown_are_weighed_only_when_they_differ_from_the_rules_choice(variant):
+    """C6-C7: the rules of thumb threw the truth's discards, so it loses nothing; worlds keeping other cards do."""
+    rows = _rows(variant)
+    lowered = same = 0
+    for pos in rows:
+        s = pos.sampler
+        plain = SeatLikelihood(SELF_PLAY, s.view, s.records, s.trump, False)
+        cards = SeatLikelihood(SELF_PLAY_CARDS, s.view, s.records, s.trump, False)
+        h0, take_d, start, dead = pos.truth
+        for j in plain.players:
+            assert cards.seat_factor(j, h0[j], take_d, start[j], dead[j]) == pytest.approx(
+                plain.seat_factor(j, h0[j], take_d, start[j], dead[j]))
+        for h0, take_d, start, dead in pos.worlds:
+            for j in plain.players:
+                a = plain.declare_factor(j, h0[j], take_d)
+                b = cards.seat_factor(j, h0[j], take_d, start[j], dead[j])
+                assert b <= max(a, SELF_PLAY.floor) + 1e-12
+                if b < a - 1e-12:
+                    # Once for the exchange's cards, and again for a dealer who took the turned card for another (C6).
+                    c = SELF_PLAY_CARDS.other_cards
+                    assert any(b == pytest.approx(max(a * c**k, SELF_PLAY_CARDS.floor)) for k in (1, 2))
+                    lowered += 1
+                else:
+                    same += 1
+    assert lowered > 5 and same > 5
+

@@ -34,6 +34,10 @@ class BeliefModel:
     """Exchanging one card more or fewer than the rules would (C7)."""
     count_off_more: float = 0.25
     """Exchanging two or more cards more or fewer."""
+    other_cards: float = 1.0
+    """Exchanging as many cards as the rules would but not the same ones, or taking the turned card for
+    another (C6-C7): the rules throw the weakest, so what a seat kept says which cards it holds.  1 (the
+    default) does not look at which cards went."""
     other_play: float = 0.3
     """Playing another card than the rules would (C13-C15)."""
     floor: float = 0.02
@@ -50,6 +54,10 @@ Much sharper than :data:`BELIEF`: a field that plays the rules of thumb
 exactly makes any departure from them near-impossible evidence.  Fit for
 opponents who play like the rules of thumb, not for people.
 """
+
+SELF_PLAY_CARDS = BeliefModel(other_kind=0.02, count_off_one=0.05, count_off_more=0.02, other_cards=0.05,
+                              floor=0.0005)
+""":data:`SELF_PLAY` that also weighs which cards each seat threw in its exchange (``other_cards``)."""
 
 
 def _legal_trump(rules: Rules, t: object, trump: int, hand: int, trick: list[int]) -> int:
@@ -136,8 +144,13 @@ class SeatLikelihood:
                 trick = []
                 seats = []
 
-    def declare_factor(self, j: int, h0: int, take_d: int) -> float:
-        """C6-C8: how well seat ``j``'s dealt hand ``h0`` (and the take's discard) explains its declarations."""
+    def declare_factor(self, j: int, h0: int, take_d: int, disc: int = -1) -> float:
+        """C6-C8: how well seat ``j``'s dealt hand ``h0`` (and the take's discard) explains its declarations.
+
+        ``disc``, the cards it threw in its exchange, is weighed against the
+        rules' own choice when the model's ``other_cards`` is below 1 (-1:
+        not weighed).
+        """
         from mushka.bots.policy import trump_declare
 
         m = self.model
@@ -162,6 +175,10 @@ class SeatLikelihood:
             elif kind == "stand":
                 diff = abs(cards.bit_count() - f.exch[j])
                 weight *= 1.0 if diff == 0 else m.count_off_one if diff == 1 else m.count_off_more
+                if diff == 0 and disc >= 0 and cards != disc:
+                    weight *= m.other_cards
+            elif kind == "take" and disc >= 0 and cards != take_d:
+                weight *= m.other_cards  # C6: the turned card taken for another than the weakest
             if kind == "take":
                 hand = (hand & ~(1 << take_d)) | turn_bit
         return weight
@@ -185,9 +202,15 @@ class SeatLikelihood:
             hand &= ~(1 << card)
         return weight
 
+    def _thrown(self, j: int, take_d: int, dead: int) -> int:
+        """The cards seat ``j`` threw in its exchange, of all it put down (-1 when the model does not weigh them)."""
+        if self.model.other_cards >= 1.0:
+            return -1
+        return dead & ~(1 << take_d) if take_d >= 0 and j == self.facts.dealer else dead
+
     def seat_factor(self, j: int, h0: int, take_d: int, start: int, dead: int) -> float:
         """Seat ``j``'s factor: its declarations, and with ``plays`` its plays (never below the floor)."""
-        w = self.declare_factor(j, h0, take_d)
+        w = self.declare_factor(j, h0, take_d, self._thrown(j, take_d, dead))
         if self.plays and self._play[j]:
             w *= self.play_factor(j, start, dead)
         return max(w, self.model.floor)
@@ -196,7 +219,7 @@ class SeatLikelihood:
         """A world's weight: the product of its seats' factors, never below the floor."""
         w = 1.0
         for j in self.players:
-            w *= self.declare_factor(j, h0[j], take_d)
+            w *= self.declare_factor(j, h0[j], take_d, self._thrown(j, take_d, dead[j]))
             if self.plays and self._play[j]:
                 w *= self.play_factor(j, start[j], dead[j])
         return max(w, self.model.floor)
@@ -219,4 +242,4 @@ def trump_belief(model: BeliefModel, view: DealView, records: tuple[int, ...], f
     return SeatLikelihood(model, view, records, f, plays).weight(h0, take_d, start, dead)
 
 
-__all__ = ["BELIEF", "BeliefModel", "SeatLikelihood", "trump_belief"]
+__all__ = ["BELIEF", "SELF_PLAY", "SELF_PLAY_CARDS", "BeliefModel", "SeatLikelihood", "trump_belief"]

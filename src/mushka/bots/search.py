@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
-from mushka.bots.belief import SELF_PLAY
+from mushka.bots.belief import SELF_PLAY, SELF_PLAY_CARDS
 from mushka.bots.declare_model import shipped
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
@@ -52,6 +52,9 @@ DEFAULT_SECONDS = 0.3
 
 FITTED = BeliefModel()
 """The likelihood factors the search weighs worlds with (fitted by ``bench/bots_inference.py``)."""
+
+BELIEFS = (FITTED, SELF_PLAY, SELF_PLAY_CARDS)
+"""The factors of ``belief`` 0, 1 and 2."""
 
 WorldSource = Callable[[random.Random], Deal | None]
 
@@ -90,7 +93,8 @@ class SearchBot:
         chooses the likelihood factors of ``believe`` and ``weigh``: 0 the
         mild ones shipped for people (:data:`~mushka.bots.belief.BELIEF`), 1
         those fitted on self-play of the rules of thumb
-        (:data:`~mushka.bots.belief.SELF_PLAY`).  ``learn`` (1) corrects the
+        (:data:`~mushka.bots.belief.SELF_PLAY`), 2 the same weighing which
+        cards each seat threw too (:data:`~mushka.bots.belief.SELF_PLAY_CARDS`).  ``learn`` (1) corrects the
         values of a classic or mistigri declaration by the learned model of
         :mod:`mushka.bots.declare_model` (what the others' declarations say
         of their hands, which uniform worlds ignore).  ``phases`` says where
@@ -116,7 +120,7 @@ class SearchBot:
         self.declare = check_number(name, "declare", declare, 1, 20)
         self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
         self.race = check_number(name, "race", race, 0, 10)
-        self.belief = int(check_number(name, "belief", belief, 0, 1))
+        self.belief = int(check_number(name, "belief", belief, 0, 2))
         self.learn = int(check_number(name, "learn", learn, 0, 1))
         self.phases = int(check_number(name, "phases", phases, 1, 3))
         self.believe_phases = int(check_number(name, "believe_phases", believe_phases, 1, 3))
@@ -139,7 +143,7 @@ class SearchBot:
         start = time.perf_counter()
         believe = self.believe if thinks(d.phase, self.believe_phases) else 0
         sampler = WorldSampler(d, believe=believe, records=view.records,
-                               model=SELF_PLAY if self.belief else FITTED, seatwise=self.seatwise)
+                               model=BELIEFS[self.belief], seatwise=self.seatwise)
         weight = None
         if self.weigh and d.rules.has_trumps:
             plays = self.weigh >= 2
