@@ -24,7 +24,8 @@ class BeliefModel:
     A world's weight is the product, over the other seats' declarations (and
     with ``believe`` 2 their plays), of 1 when the rules of thumb, given the
     world's hand, do what the seat did, and of these factors otherwise; never
-    below ``floor``.  The factors are fitted by maximum likelihood of the
+    below ``floor``.  The defaults are set by hand and mild (:data:`BELIEF`);
+    :data:`SELF_PLAY` holds the factors fitted by maximum likelihood of the
     true deal on self-play (``bench/bots_inference.py``).
     """
 
@@ -45,7 +46,7 @@ class BeliefModel:
 
 
 BELIEF = BeliefModel()
-"""The factors the search uses."""
+"""The default factors, set by hand and mild: ``search`` with ``belief`` 0 and ``ismcts`` weigh worlds with them."""
 
 SELF_PLAY = BeliefModel(other_kind=0.02, count_off_one=0.05, count_off_more=0.02, floor=0.0005)
 """The factors fitted on self-play of the rules of thumb (``bench/bots_inference.py``, docs/bots.md).

@@ -43,11 +43,12 @@ import time
 from dataclasses import replace
 
 from mushka.bots.base import check_number, register_bot
+from mushka.bots.belief import BELIEF
 from mushka.bots.heuristic import HeuristicBot
 from mushka.bots.playout import Playout, Root, Score
 from mushka.bots.policy import kopilka_discard, trump_declare, win_chances
 from mushka.bots.sampler import WorldSampler
-from mushka.bots.search import FITTED, candidates
+from mushka.bots.search import candidates
 from mushka.bots.value import Outlook
 from mushka.bots.worlds import is_special
 from mushka.engine import Action, Deal, Kind, Phase
@@ -135,7 +136,7 @@ class IsmctsBot:
         playout = Playout(rules, outlook.records, epsilon=self.epsilon, last_game=outlook.last_game)
         root_facts = Root.of(d)
         me = outlook.seat
-        sampler = WorldSampler(d, records=view.records, model=FITTED)
+        sampler = WorldSampler(d, records=view.records, model=BELIEF)
         pool: list[Deal] = []
         weights: list[float] = []
         weigh = bool(self.weigh) and rules.has_trumps

@@ -32,12 +32,12 @@ import time
 from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
-from mushka.bots.belief import SELF_PLAY, SELF_PLAY_CARDS
+from mushka.bots.belief import BELIEF, SELF_PLAY, SELF_PLAY_CARDS
 from mushka.bots.declare_model import shipped
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
 from mushka.bots.policy import bit_list, card_power, tables
-from mushka.bots.sampler import BeliefModel, WorldSampler
+from mushka.bots.sampler import WorldSampler
 from mushka.bots.value import Outlook, world_values
 from mushka.cards import SUIT_MASKS
 from mushka.engine import Action, Deal, Phase
@@ -50,10 +50,7 @@ DEFAULT_ITERATIONS = 600
 DEFAULT_SECONDS = 0.3
 """The default cap on thinking time per decision (interactive play)."""
 
-FITTED = BeliefModel()
-"""The likelihood factors the search weighs worlds with (fitted by ``bench/bots_inference.py``)."""
-
-BELIEFS = (FITTED, SELF_PLAY, SELF_PLAY_CARDS)
+BELIEFS = (BELIEF, SELF_PLAY, SELF_PLAY_CARDS)
 """The factors of ``belief`` 0, 1 and 2."""
 
 WorldSource = Callable[[random.Random], Deal | None]
