@@ -9,7 +9,7 @@ of a :class:`BeliefModel`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mushka.bots.knowledge import Step, TrumpFacts
 from mushka.cards import SUIT_MASKS
@@ -56,8 +56,7 @@ exactly makes any departure from them near-impossible evidence.  Fit for
 opponents who play like the rules of thumb, not for people.
 """
 
-SELF_PLAY_CARDS = BeliefModel(other_kind=0.02, count_off_one=0.05, count_off_more=0.02, other_cards=0.05,
-                              floor=0.0005)
+SELF_PLAY_CARDS = replace(SELF_PLAY, other_cards=0.05)
 """:data:`SELF_PLAY` that also weighs which cards each seat threw in its exchange (``other_cards``)."""
 
 
