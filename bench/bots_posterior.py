@@ -22,7 +22,10 @@ its weight), ``seatwise 1`` and ``seatwise 2`` (believe=1, seat by seat,
 one or two sweeps); all with the self-play factors (``belief=1``).  With
 ``--other-cards x`` also ``cards 1``: one sweep seat by seat whose model
 weighs which cards each seat threw as well (``other_cards=x``; the shipped
-``SELF_PLAY_CARDS`` at ``belief=2``).
+``SELF_PLAY_CARDS`` at ``belief=2``).  With ``--plays`` also ``plays whole``
+and ``plays 1``: whole-world rejection and one sweep seat by seat whose
+likelihood weighs the cards each seat played as well (``believe=2``, C13-C15),
+the sampler a search with ``believe=2`` uses in the tricks.
 
     python bench/bots_posterior.py -v classic --games 6 --worlds 300 --json out.jsonl
 """
@@ -146,12 +149,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--phase", choices=["declare", "play"], default="declare")
     ap.add_argument("--belief", type=int, choices=[0, 1], default=1, help="0: the mild factors, 1: self-play's")
     ap.add_argument("--other-cards", type=float, help="also one sweep seat by seat weighing the cards thrown")
+    ap.add_argument("--plays", action="store_true", help="also the samplers that weigh the plays (believe=2)")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     model = SELF_PLAY if args.belief else BELIEF
     samplers = dict(SAMPLERS)
     if args.other_cards is not None:
         samplers["cards 1"] = {"believe": 1, "seatwise": 1, "model": replace(model, other_cards=args.other_cards)}
+    if args.plays:
+        samplers["plays whole"] = {"believe": 2}
+        samplers["plays 1"] = {"believe": 2, "seatwise": 1}
     rows = []
     started = time.perf_counter()
     for seed, view, truth, records in game_positions(args.variant, args.players,
@@ -160,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     report: dict[str, object] = {
         "variant": args.variant, "players": args.players, "games": args.games, "first_seed": args.first_seed,
         "worlds": args.worlds, "phase": args.phase, "belief": args.belief, "other_cards": args.other_cards,
+        "plays": args.plays,
         "positions": len(rows),
         "wall_s": round(time.perf_counter() - started, 1), "samplers": {},
     }
