@@ -59,6 +59,7 @@ COMPILED = (
     "mushka/engine/utility.py",
     "mushka/engine/views.py",
     "mushka/records/format.py",
+    "mushka/bots/belief.py",
     "mushka/bots/policy.py",
     "mushka/bots/playout.py",
     "mushka/bots/heuristic.py",

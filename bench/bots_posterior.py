@@ -40,6 +40,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 
+from mushka._build import imported_build
 from mushka.bots.base import make_bot
 from mushka.bots.belief import BELIEF, SELF_PLAY
 from mushka.bots.sampler import WorldSampler
@@ -169,10 +170,10 @@ def main(argv: list[str] | None = None) -> None:
         "worlds": args.worlds, "phase": args.phase, "belief": args.belief, "other_cards": args.other_cards,
         "plays": args.plays,
         "positions": len(rows),
-        "wall_s": round(time.perf_counter() - started, 1), "samplers": {},
+        "wall_s": round(time.perf_counter() - started, 1), "build": imported_build(), "samplers": {},
     }
     print(f"{args.variant} {args.players}, {args.phase}: {len(rows)} positions of {args.games} games, "
-          f"{args.worlds} worlds each")
+          f"{args.worlds} worlds each, {imported_build()} build")
     print(f"{'sampler':<12} {'log p/card':>10}  {'vs uniform':>24}  {'vs whole':>24}  {'TV to whole':>11}  "
           "ms/world  proposals/world")
     floor = sum(distance(r["whole"], r["whole again"]) for r in rows) / len(rows)

@@ -40,6 +40,7 @@ from multiprocessing import Pool
 from scipy import stats
 
 from mushka import make_rules, new_game
+from mushka._build import imported_build
 from mushka.bots import make_bot, play_game
 
 SEARCH = "search:iterations=600,seconds=0"
@@ -135,7 +136,7 @@ def measure(variant: str, players: int, test: str, field: str, seeds: int, *, fi
         "decisions": len(times),
         "decision_mean_s": round(statistics.mean(times), 4) if times else None,
         "decision_max_s": round(max(times), 4) if times else None,
-        "wall_s": round(time.perf_counter() - start, 1),
+        "wall_s": round(time.perf_counter() - start, 1), "build": imported_build(),
         "per_seed": [round(d, 3) for d in diffs],
     }
 

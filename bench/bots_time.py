@@ -18,6 +18,7 @@ import random
 import statistics
 
 from mushka import make_rules, new_game
+from mushka._build import imported_build
 from mushka.bots import make_bot, play_game
 
 TABLES = [("classic", 4), ("mistigri", 4), ("kopilka", 4), ("classic", 3), ("classic", 5), ("mistigri", 7)]
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> None:
             "variant": variant, "players": players, "spec": args.spec, "decisions": len(times),
             "mean_s": round(statistics.mean(times), 4), "p95_s": round(times[int(0.95 * (len(times) - 1))], 4),
             "max_s": round(times[-1], 4), "at_cap": sum(1 for t in times if cap and t >= cap),
+            "build": imported_build(),  # a stale compiled core runs as the pure one, three times slower
         }
         if args.json:
             print(json.dumps(row), flush=True)

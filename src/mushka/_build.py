@@ -61,6 +61,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.utility",
     "mushka.engine.views",
     "mushka.records.format",
+    "mushka.bots.belief",
     "mushka.bots.policy",
     "mushka.bots.playout",
     "mushka.bots.heuristic",
