@@ -82,6 +82,29 @@ def test_a_worlds_weight_is_the_product_of_its_seats_factors(variant):
     assert like.players and like.facts.me not in like.players
 
 
+@pytest.mark.parametrize("model", [SELF_PLAY, SELF_PLAY_CARDS], ids=["self-play", "with the cards"])
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_seat_accepts_is_exactly_the_comparison_with_the_seat_factor(variant, model):
+    """The early stop of ``seat_accepts`` changes no decision: for every seat and world, uniform numbers
+    around the factor itself (where a rounding slip would show) and below the floor give the same answer."""
+    rows = _rows(variant)
+    rng = random.Random(5)
+    kept = rejected = 0
+    for pos in rows:
+        s = pos.sampler
+        like = SeatLikelihood(model, s.view, s.records, s.trump, True)
+        for h0, take_d, start, dead in [pos.truth, *pos.worlds]:
+            for j in like.players:
+                factor = like.seat_factor(j, h0[j], take_d, start[j], dead[j])
+                for u in (rng.random(), factor, math.nextafter(factor, 0.0), math.nextafter(factor, 1.0),
+                          model.floor / 2, model.floor):
+                    accepts = like.seat_accepts(j, h0[j], take_d, start[j], dead[j], u)
+                    assert accepts == (u < factor), (j, u, factor)
+                    kept += accepts
+                    rejected += not accepts
+    assert kept > 50 and rejected > 50
+
+
 def _mean_log_factors(rows, **kw) -> tuple[float, float]:
     """The mean log declaration factor and log play factor of the others, over worlds drawn with ``kw``."""
     decl: list[float] = []

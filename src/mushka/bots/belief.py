@@ -144,12 +144,16 @@ class SeatLikelihood:
                 trick = []
                 seats = []
 
-    def declare_factor(self, j: int, h0: int, take_d: int, disc: int = -1) -> float:
+    def declare_factor(self, j: int, h0: int, take_d: int, disc: int = -1, bound: float = 0.0,
+                       times: float = 1.0) -> float:
         """C6-C8: how well seat ``j``'s dealt hand ``h0`` (and the take's discard) explains its declarations.
 
         ``disc``, the cards it threw in its exchange, is weighed against the
         rules' own choice when the model's ``other_cards`` is below 1 (-1:
-        not weighed).
+        not weighed).  With ``bound`` above 0 it stops as soon as the factor
+        so far, times ``times``, is at most ``bound`` (every factor is at
+        most 1, so the rest could only lower it): what it returns is then a
+        factor no larger than the whole one, enough to reject.
         """
         from mushka.bots.policy import trump_declare
 
@@ -181,10 +185,16 @@ class SeatLikelihood:
                 weight *= m.other_cards  # C6: the turned card taken for another than the weakest
             if kind == "take":
                 hand = (hand & ~(1 << take_d)) | turn_bit
+            if bound > 0.0 and weight * times <= bound:
+                break
         return weight
 
-    def play_factor(self, j: int, start: int, dead: int) -> float:
-        """C13-C15: how often seat ``j``, holding ``start`` when play began, played the card the rules would."""
+    def play_factor(self, j: int, start: int, dead: int, bound: float = 0.0) -> float:
+        """C13-C15: how often seat ``j``, holding ``start`` when play began, played the card the rules would.
+
+        With ``bound`` above 0 it stops once the factor so far is at most
+        ``bound``, as :meth:`declare_factor` does.
+        """
         from mushka.bots.policy import trump_play
 
         f = self.facts
@@ -199,6 +209,8 @@ class SeatLikelihood:
             legal = _legal_trump(rules, t, f.trump, hand, trick)
             if trump_play(t, f.trump, hand, legal, trick, unknown, after, none_won) != card:
                 weight *= other
+                if bound > 0.0 and weight <= bound:
+                    break
             hand &= ~(1 << card)
         return weight
 
@@ -214,6 +226,25 @@ class SeatLikelihood:
         if self.plays and self._play[j]:
             w *= self.play_factor(j, start, dead)
         return max(w, self.model.floor)
+
+    def seat_accepts(self, j: int, h0: int, take_d: int, start: int, dead: int, u: float) -> bool:
+        """Whether seat ``j``'s cards are kept for the uniform number ``u``: ``u < seat_factor(...)``, exactly.
+
+        The same test as comparing ``u`` with :meth:`seat_factor`, with the
+        same floating-point product, but the plays are weighed first (they
+        are cheaper to check than the declarations) and each part stops as
+        soon as the product can no longer reach ``u``: most proposals of a
+        sharp belief are rejected, and most of them by their first factor.
+        """
+        if u < self.model.floor:
+            return True
+        p = 1.0
+        if self.plays and self._play[j]:
+            p = self.play_factor(j, start, dead, bound=u)
+            if p <= u:  # the declarations' factor is at most 1: their product stays at most u
+                return False
+        d = self.declare_factor(j, h0, take_d, self._thrown(j, take_d, dead), bound=u, times=p)
+        return u < d * p
 
     def weight(self, h0: list[int], take_d: int, start: list[int], dead: list[int]) -> float:
         """A world's weight: the product of its seats' factors, never below the floor."""

@@ -359,8 +359,9 @@ class WorldSampler:
         """Draw the hidden hands seat by seat from the belief (``seatwise`` sweeps); the new filling.
 
         Each seat in turn keeps its cards with the probability its
-        :meth:`SeatLikelihood.seat_factor` gives them, else deals its hand
-        and discards again from its own cards and the talon's (the other
+        :meth:`SeatLikelihood.seat_factor` gives them (tested by
+        :meth:`SeatLikelihood.seat_accepts`), else deals its hand and
+        discards again from its own cards and the talon's (the other
         seats' cards stay), up to :data:`SEAT_TRIES` times: a rejection
         step per seat, given the others, as in Gibbs sampling.  The first
         sweep tests the uniform cards first; later sweeps deal again first.
@@ -387,7 +388,7 @@ class WorldSampler:
                     filled, hist[j] = cand, h
                     start = cand[tb.hand_bin[j]] | f.played[j]
                     dead = h[3] | (1 << h[4] if h[4] >= 0 else 0)
-                    if random_() < like.seat_factor(j, h[0], h[4], start, dead):
+                    if like.seat_accepts(j, h[0], h[4], start, dead, random_()):
                         break
         return filled
 
