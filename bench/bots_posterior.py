@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
         "wall_s": round(time.perf_counter() - started, 1), "build": imported_build(), "samplers": {},
     }
     print(f"{args.variant} {args.players}, {args.phase}: {len(rows)} positions of {args.games} games, "
-          f"{args.worlds} worlds each, {imported_build()} build")
+          f"{args.worlds} worlds each, {report['build']} build")
     print(f"{'sampler':<12} {'log p/card':>10}  {'vs uniform':>24}  {'vs whole':>24}  {'TV to whole':>11}  "
           "ms/world  proposals/world")
     floor = sum(distance(r["whole"], r["whole again"]) for r in rows) / len(rows)
