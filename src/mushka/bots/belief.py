@@ -234,7 +234,7 @@ class SeatLikelihood:
         same floating-point product, but the plays are weighed first (they
         are cheaper to check than the declarations) and each part stops as
         soon as the product can no longer reach ``u``: most proposals of a
-        sharp belief are rejected, and most of them by their first factor.
+        sharp belief are rejected, often before every factor is weighed.
         """
         if u < self.model.floor:
             return True
