@@ -25,7 +25,9 @@ weighs which cards each seat threw as well (``other_cards=x``; the shipped
 ``SELF_PLAY_CARDS`` at ``belief=2``).  With ``--plays`` also ``plays whole``
 and ``plays 1``: whole-world rejection and one sweep seat by seat whose
 likelihood weighs the cards each seat played as well (``believe=2``, C13-C15),
-the sampler a search with ``believe=2`` uses in the tricks.
+the sampler a search with ``believe=2`` uses in the tricks.  With
+``--other-play x`` (one value or more) also ``plays 1 x``: that sweep with the
+plays' factor ``other_play`` set to ``x`` (the shipped factors keep 0.3).
 
     python bench/bots_posterior.py -v classic --games 6 --worlds 300 --json out.jsonl
 """
@@ -151,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--belief", type=int, choices=[0, 1], default=1, help="0: the mild factors, 1: self-play's")
     ap.add_argument("--other-cards", type=float, help="also one sweep seat by seat weighing the cards thrown")
     ap.add_argument("--plays", action="store_true", help="also the samplers that weigh the plays (believe=2)")
+    ap.add_argument("--other-play", type=float, nargs="+", default=[],
+                    help="also one sweep seat by seat weighing the plays with these other_play factors")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     model = SELF_PLAY if args.belief else BELIEF
@@ -160,6 +164,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.plays:
         samplers["plays whole"] = {"believe": 2}
         samplers["plays 1"] = {"believe": 2, "seatwise": 1}
+    for x in args.other_play:
+        samplers[f"plays 1 {x:g}"] = {"believe": 2, "seatwise": 1, "model": replace(model, other_play=x)}
     rows = []
     started = time.perf_counter()
     for seed, view, truth, records in game_positions(args.variant, args.players,
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     report: dict[str, object] = {
         "variant": args.variant, "players": args.players, "games": args.games, "first_seed": args.first_seed,
         "worlds": args.worlds, "phase": args.phase, "belief": args.belief, "other_cards": args.other_cards,
-        "plays": args.plays,
+        "plays": args.plays, "other_play": args.other_play,
         "positions": len(rows),
         "wall_s": round(time.perf_counter() - started, 1), "build": imported_build(), "samplers": {},
     }

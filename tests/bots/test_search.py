@@ -211,6 +211,19 @@ def test_search_believing_with_the_self_play_factors_is_reproducible_and_legal(v
     assert bot.times
 
 
+def test_belief_3_weighs_the_plays_with_the_sharp_factor():
+    """``belief=3`` draws its worlds from :data:`~mushka.bots.belief.SELF_PLAY_PLAYS` (C13-C15) and plays legally."""
+    from mushka.bots.belief import SELF_PLAY_PLAYS
+    from mushka.bots.search import BELIEFS
+
+    bot = make_bot("search:iterations=30,seconds=0,believe=2,belief=3,seatwise=1,phases=2")
+    assert BELIEFS[bot.belief] is SELF_PLAY_PLAYS
+    rng = random.Random(3)
+    for deal in positions(rules_of(("classic", 4)), deals=3, seed=4, every=0.5):
+        assert deal.is_legal(bot.choose(deal_game_view(deal, deal.to_act), rng))
+    assert bot.times
+
+
 @pytest.mark.parametrize("name", ["chase", "declare", "weigh", "race", "belief", "phases", "believe_phases",
                                   "seatwise"])
 def test_search_options_out_of_range_are_refused(name):

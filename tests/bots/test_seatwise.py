@@ -16,7 +16,7 @@ import statistics
 import pytest
 from botkit import positions, replay_checking_voids, rules_of, table_id
 
-from mushka.bots.belief import SELF_PLAY, SELF_PLAY_CARDS, BeliefModel, SeatLikelihood, trump_belief
+from mushka.bots.belief import SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS, BeliefModel, SeatLikelihood, trump_belief
 from mushka.bots.inference import self_play_positions
 from mushka.bots.sampler import WorldSampler
 
@@ -106,11 +106,15 @@ def test_seat_accepts_is_exactly_the_comparison_with_the_seat_factor(variant, mo
 
 
 def _mean_log_factors(rows, **kw) -> tuple[float, float]:
-    """The mean log declaration factor and log play factor of the others, over worlds drawn with ``kw``."""
+    """The mean log declaration factor and log play factor of the others, over worlds drawn with ``kw``.
+
+    The factors are always those of :data:`SELF_PLAY`, whatever model (``kw``'s ``model``) drew the worlds.
+    """
     decl: list[float] = []
     play: list[float] = []
+    model = kw.pop("model", SELF_PLAY)
     for k, pos in enumerate(rows):
-        s = WorldSampler(pos.sampler.view, records=pos.sampler.records, model=SELF_PLAY, **kw)
+        s = WorldSampler(pos.sampler.view, records=pos.sampler.records, model=model, **kw)
         like = SeatLikelihood(SELF_PLAY, s.view, s.records, s.trump, True)
         rng = random.Random(k)
         for _ in range(8):
@@ -142,6 +146,18 @@ def test_seatwise_worlds_explain_the_plays_too_with_believe_2(variant):
     decl2, play2 = _mean_log_factors(rows, believe=2, seatwise=1)
     assert play2 > play1 + 0.2
     assert decl2 > decl1 - 0.5  # the declarations still explained
+
+
+@pytest.mark.parametrize("variant", ["classic", "mistigri"])
+def test_the_sharp_plays_factor_draws_worlds_whose_plays_the_rules_of_thumb_explain(variant):
+    """C13-C15: with ``other_play`` 0.02 (``belief=3``) instead of 0.3 a seat whose cards the rules of thumb
+    would have played otherwise is dealt again far more often, so its worlds depart from the plays less."""
+    rows = _rows(variant)
+    decl_mild, play_mild = _mean_log_factors(rows, believe=2, seatwise=1)
+    decl_sharp, play_sharp = _mean_log_factors(rows, model=SELF_PLAY_PLAYS, believe=2, seatwise=1)
+    assert SELF_PLAY_PLAYS.other_play < SELF_PLAY.other_play
+    assert play_sharp > play_mild + 0.2
+    assert decl_sharp > decl_mild - 1.0  # the declarations still explained
 
 
 def test_a_seat_no_cards_explain_keeps_its_last_cards():

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 
 from mushka.bots.base import check_number, register_bot
-from mushka.bots.belief import BELIEF, SELF_PLAY, SELF_PLAY_CARDS
+from mushka.bots.belief import BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS
 from mushka.bots.declare_model import shipped
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
@@ -50,8 +50,8 @@ DEFAULT_ITERATIONS = 600
 DEFAULT_SECONDS = 0.3
 """The default cap on thinking time per decision (interactive play)."""
 
-BELIEFS = (BELIEF, SELF_PLAY, SELF_PLAY_CARDS)
-"""The factors of ``belief`` 0, 1 and 2."""
+BELIEFS = (BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS)
+"""The factors of ``belief`` 0, 1, 2 and 3."""
 
 WorldSource = Callable[[random.Random], Deal | None]
 
@@ -91,7 +91,9 @@ class SearchBot:
         mild ones shipped for people (:data:`~mushka.bots.belief.BELIEF`), 1
         those fitted on self-play of the rules of thumb
         (:data:`~mushka.bots.belief.SELF_PLAY`), 2 the same weighing which
-        cards each seat threw too (:data:`~mushka.bots.belief.SELF_PLAY_CARDS`).  ``learn`` (1) corrects the
+        cards each seat threw too (:data:`~mushka.bots.belief.SELF_PLAY_CARDS`), 3 the self-play factors
+        with the plays weighed as sharply as the declarations
+        (:data:`~mushka.bots.belief.SELF_PLAY_PLAYS`).  ``learn`` (1) corrects the
         values of a classic or mistigri declaration by the learned model of
         :mod:`mushka.bots.declare_model` (what the others' declarations say
         of their hands, which uniform worlds ignore).  ``phases`` says where
@@ -117,7 +119,7 @@ class SearchBot:
         self.declare = check_number(name, "declare", declare, 1, 20)
         self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
         self.race = check_number(name, "race", race, 0, 10)
-        self.belief = int(check_number(name, "belief", belief, 0, 2))
+        self.belief = int(check_number(name, "belief", belief, 0, 3))
         self.learn = int(check_number(name, "learn", learn, 0, 1))
         self.phases = int(check_number(name, "phases", phases, 1, 3))
         self.believe_phases = int(check_number(name, "believe_phases", believe_phases, 1, 3))
