@@ -157,7 +157,7 @@ def test_the_sharp_plays_factor_draws_worlds_whose_plays_the_rules_of_thumb_expl
     decl_sharp, play_sharp = _mean_log_factors(rows, model=SELF_PLAY_PLAYS, believe=2, seatwise=1)
     assert SELF_PLAY_PLAYS.other_play < SELF_PLAY.other_play
     assert play_sharp > play_mild + 0.2
-    assert decl_sharp > decl_mild - 1.0  # the declarations still explained
+    assert decl_sharp > decl_mild - 0.5  # the declarations still explained
 
 
 def test_a_seat_no_cards_explain_keeps_its_last_cards():
