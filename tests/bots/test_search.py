@@ -231,6 +231,15 @@ def test_search_options_out_of_range_are_refused(name):
         make_bot(f"search:{name}=99")
 
 
+def test_belief_ranges_over_the_factor_sets_exactly():
+    """Every factor set can be chosen and one past the last is refused, so a new set is reachable."""
+    from mushka.bots.search import BELIEFS
+
+    assert make_bot(f"search:belief={len(BELIEFS) - 1}").belief == len(BELIEFS) - 1
+    with pytest.raises(MushkaError, match="belief"):
+        make_bot(f"search:belief={len(BELIEFS)}")
+
+
 @pytest.mark.parametrize("variant", ["classic", "mistigri", "kopilka"])
 def test_world_values_give_every_candidate_the_numbers_of_fresh_generators(variant):
     """Common random numbers: winding the generators back per candidate is the same as

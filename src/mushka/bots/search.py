@@ -119,7 +119,7 @@ class SearchBot:
         self.declare = check_number(name, "declare", declare, 1, 20)
         self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
         self.race = check_number(name, "race", race, 0, 10)
-        self.belief = int(check_number(name, "belief", belief, 0, 3))
+        self.belief = int(check_number(name, "belief", belief, 0, len(BELIEFS) - 1))
         self.learn = int(check_number(name, "learn", learn, 0, 1))
         self.phases = int(check_number(name, "phases", phases, 1, 3))
         self.believe_phases = int(check_number(name, "believe_phases", believe_phases, 1, 3))
