@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import random
 
-from mushka.bots.base import register_bot
+from mushka.bots.base import check_number, register_bot
 from mushka.bots.policy import (
+    CLUB,
+    TUNED,
     Stakes,
+    Style,
     kopilka_discard,
     kopilka_follow,
     kopilka_lead,
@@ -69,13 +72,14 @@ def play_mask(legal: tuple[Action, ...]) -> int:
     return out
 
 
-def trump_choice(view: GameView, unknown: int, eager: float = 0.0) -> Action:
+def trump_choice(view: GameView, unknown: int, eager: float = 0.0, style: Style = CLUB) -> Action:
     """The rules of thumb's action in classic or mistigri (C6-C15).
 
     ``unknown`` is the mask of the cards the seat takes for unseen (the
     heuristic bot passes the true one; a learner who forgets the played cards
     passes a larger one), ``eager`` is added to the eagerness to stand
-    (:class:`mushka.bots.policy.Stakes`).
+    (:class:`mushka.bots.policy.Stakes`), ``style`` says how boldly the seat
+    declares (:class:`mushka.bots.policy.Style`).
     """
     d = view.deal
     assert d.seat is not None and d.trump is not None and d.turnup is not None
@@ -88,9 +92,10 @@ def trump_choice(view: GameView, unknown: int, eager: float = 0.0) -> Action:
         standing = sum(1 for x in d.declarations if x == "stand")
         after = (d.dealer - me) % n
         can_take = any(a.kind is Kind.TAKE for a in d.legal)
-        stakes = stakes_for(d.rules, me, view.records)
+        stakes = stakes_for(d.rules, me, view.records, style)
         if eager:
-            stakes = Stakes(stakes.flush, stakes.four, stakes.eagerness + eager)
+            stakes = Stakes(stakes.flush, stakes.four, stakes.eagerness + eager, stakes.chase_need,
+                            stakes.privileged_suit)
         kind, cards = trump_declare(
             t, hand, me, d.dealer, trump, d.turnup.index, d.turnup_taken, standing, after,
             d.talon_size, unknown, PASS in d.legal, can_take, stakes)
@@ -139,6 +144,11 @@ class HeuristicBot:
 
     name = "heuristic"
 
+    def __init__(self, style: int = 0) -> None:
+        """``style`` 0: the club level's rules of thumb; 1: the style tuned in self-play against them
+        (:data:`mushka.bots.policy.TUNED`, classic and mistigri declarations)."""
+        self.style = int(check_number("heuristic", "style", style, 0, 1))
+
     def choose(self, view: GameView, rng: random.Random) -> Action:
         """A legal action chosen by the rules of thumb (``rng`` is not needed)."""
         d = view.deal
@@ -146,7 +156,10 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         unknown = d.rules.deck_bits & ~seen_mask(d)
-        action = trump_choice(view, unknown) if d.rules.has_trumps else kopilka_choice(view, unknown)
+        if d.rules.has_trumps:
+            action = trump_choice(view, unknown, style=TUNED if self.style else CLUB)
+        else:
+            action = kopilka_choice(view, unknown)
         if action not in legal:
             # The rules of thumb never aim outside the rules; this is a safety net.
             return legal[0]

@@ -147,7 +147,7 @@ class HandValue:
 
 def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, talon: int,
                 *, limit: int, remiz: float, bonus: float, can_discard_priv: bool,
-                flush_value: float, four_value: float) -> HandValue:
+                flush_value: float, four_value: float, need: int = 2, privileged_suit: bool = False) -> HandValue:
     """The best exchange of ``hand`` and what standing with it is worth (C7-C8, C17-C18, MI6-MI7).
 
     Cards worth less than an average card drawn are exchanged; a hand that
@@ -191,7 +191,7 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
         if ev > best.ev:
             best = HandValue(ev, disc, tricks, zero)
     if flush_value or four_value:
-        chase = _chase(t, hand, unknown, limit, can_discard_priv, flush_value, four_value)
+        chase = _chase(t, hand, unknown, limit, can_discard_priv, flush_value, four_value, need, privileged_suit)
         if chase is not None:
             gain, disc = chase
             kept = [powers[c] for c in cards if not disc >> c & 1]
@@ -208,8 +208,14 @@ def stand_value(t: Tables, hand: int, trump: int, unknown: int, opponents: int, 
 
 
 def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: bool,
-           flush_value: float, four_value: float) -> tuple[float, int] | None:
-    """The best try for a special hand by exchange: (expected gain, discards)."""
+           flush_value: float, four_value: float, most: int = 2,
+           privileged_suit: bool = False) -> tuple[float, int] | None:
+    """The best try for a special hand by exchange, ``most`` cards away at most: (expected gain, discards).
+
+    With ``privileged_suit`` five of the privileged card's suit, that card
+    among them, is valued as the мушка it is (C22: five spades with the A♠;
+    MI13: five clubs with the K♣), not as a flush.
+    """
     u = card_count(unknown)
     best: tuple[float, int] | None = None
     for s in range(4):
@@ -220,10 +226,10 @@ def _chase(t: Tables, hand: int, unknown: int, limit: int, can_discard_priv: boo
             if not value:
                 continue
             keep = suit_cards | (t.priv_bit & hand if with_priv else 0)
-            if with_priv and (not hand & t.priv_bit or t.priv // 13 == s):
+            if with_priv and (not hand & t.priv_bit or (t.priv // 13 == s and not privileged_suit)):
                 continue
             need = 5 - card_count(keep)
-            if need <= 0 or need > limit or need > 2:
+            if need <= 0 or need > limit or need > most:
                 continue
             disc = hand & ~keep
             if not can_discard_priv and disc & t.priv_bit:
@@ -453,6 +459,37 @@ class Stakes:
     """C22/MI13: four of a suit and the privileged card, worth the same ways."""
     eagerness: float = 0.0
     """Added to a hand's worth before comparing it with passing (a record near zero, a rival near zero)."""
+    chase_need: int = 2
+    """The most cards an exchange may need to complete a special hand for it to be tried (C22, MI9, MI13)."""
+    privileged_suit: bool = False
+    """Whether five of the privileged card's own suit, that card among them, is chased at the worth of the
+    мушка, as C22 and MI13 count it, rather than at a flush's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How boldly a player of the rules of thumb declares: what the score sheet alone does not say.
+
+    The club level's rules of thumb are :data:`CLUB`; :data:`TUNED` is the
+    style found better in self-play against them (docs/bots.md, "The tuned
+    rules of thumb").
+    """
+
+    eager: float = 0.0
+    """Added to :attr:`Stakes.eagerness` (C7: stand more readily)."""
+    chase_need: int = 2
+    """:attr:`Stakes.chase_need`."""
+    privileged_suit: bool = False
+    """:attr:`Stakes.privileged_suit`."""
+
+
+CLUB: Final = Style()
+"""The style of the club level (the ``heuristic`` bot): the yardstick of every rating."""
+
+TUNED: Final = Style(eager=0.25, chase_need=3, privileged_suit=True)
+"""The style tuned by self-play against the club level (docs/bots.md, "The tuned rules of thumb"):
+bolder stands, exchanges three cards away from a special hand, and five of the privileged card's
+suit chased as the мушка it is.  Chosen on classic 4 and mistigri 4, checked at every table."""
 
 
 # (tau, m) of the partie outlook, fitted by maximum likelihood to 300 parties of
@@ -488,8 +525,8 @@ def win_chances(records: tuple[int, ...], tau: float, m: float) -> list[float]:
     return [(1 - m) * w / total + m / n for w in weights]
 
 
-def stakes_for(rules: Rules, seat: int, records: tuple[int, ...]) -> Stakes:
-    """The :class:`Stakes` of ``seat`` at a partie with these records (C16-C22)."""
+def stakes_for(rules: Rules, seat: int, records: tuple[int, ...], style: Style = CLUB) -> Stakes:
+    """The :class:`Stakes` of ``seat`` at a partie with these records (C16-C22), declaring in ``style``."""
     n = rules.players
     if not records:
         records = (rules.initial_record,) * n
@@ -514,7 +551,8 @@ def stakes_for(rules: Rules, seat: int, records: tuple[int, ...]) -> Stakes:
         eager += 0.5  # tricks taken from a rival near zero delay his win
     if mine - rival >= 15:
         eager += 0.3  # far behind: only risk can catch up
-    return Stakes(worth(rules.flush), worth(rules.four_mode), eager)
+    return Stakes(worth(rules.flush), worth(rules.four_mode), eager + style.eager, style.chase_need,
+                  style.privileged_suit)
 
 
 def _declare_value(t: Tables, h: int, trump: int, unknown: int, against: int, talon: int, limit: int,
@@ -524,7 +562,7 @@ def _declare_value(t: Tables, h: int, trump: int, unknown: int, against: int, ta
     rem = float(rules.effective_privileged_remiz if h & t.priv_bit else rules.remiz)
     return stand_value(t, h, trump, unknown, against, talon, limit=limit, remiz=rem, bonus=bonus,
                        can_discard_priv=rules.can_discard_privileged, flush_value=stakes.flush,
-                       four_value=stakes.four)
+                       four_value=stakes.four, need=stakes.chase_need, privileged_suit=stakes.privileged_suit)
 
 
 def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turnup: int, took: bool,

@@ -65,7 +65,7 @@ class SearchBot:
                  epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
                  chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0,
                  belief: int = 0, learn: int = 0, phases: int = 3, believe_phases: int = 3,
-                 seatwise: int = 0) -> None:
+                 seatwise: int = 0, style: int = 0) -> None:
         """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
 
         ``epsilon`` is the share of random moves in playouts, ``tau`` the
@@ -105,6 +105,10 @@ class SearchBot:
         draws the believed worlds seat by seat in that many sweeps instead
         of rejecting whole worlds (:class:`WorldSampler`): about a third of
         the time per world, much the same posterior (docs/bots.md).
+        ``style`` (1) makes the seat's own rules of thumb, the choice a
+        candidate must beat, those tuned in self-play
+        (:data:`~mushka.bots.policy.TUNED`); 0, the default, the
+        club level's.
         """
         name = type(self).name
         self.iterations = int(check_number(name, "iterations", iterations, 0))
@@ -130,7 +134,8 @@ class SearchBot:
         """Worlds searched for each such decision."""
         self.last: list[tuple[Action, float]] = []
         """The last searched decision's candidates still in contention, with their mean values (for benchmarks)."""
-        self._fallback = HeuristicBot()
+        self.style = int(check_number(name, "style", style, 0, 1))
+        self._fallback = HeuristicBot(self.style)
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
         """The candidate with the best total over the sampled worlds."""
