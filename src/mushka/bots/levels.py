@@ -17,8 +17,9 @@ a level's money per game at a classic table of four against three club
 players, on duplicate deals (so ``club`` is 0 by definition, and a level
 rated +3 takes 3 points a game more than a club player would in its seat).
 The search levels were measured with their budget in playouts and
-``seconds=0`` (reproducible), on 336 seeds (200-247, 600-647 and
-1000-1239).  ``None`` means not measured yet.
+``seconds=0`` (reproducible): ``strong`` on 336 seeds (200-247, 600-647
+and 1000-1239), ``expert`` on 288 (600-647 and 1000-1239).  ``None``
+means not measured yet.
 """
 
 from __future__ import annotations
@@ -65,7 +66,11 @@ LEVELS: tuple[Level, ...] = (
     Level("casual", "novice:mistakes=0.02,slips=0.15,memory=0.6,eager=0.2", -14.2),
     Level("club", "heuristic", 0.0),
     Level("strong", "search:iterations=600,seconds=0.3", 9.3),
-    Level("expert", "search:iterations=2000,seconds=0.3", 11.8),
+    # 2000 playouts a declaration (declare=4), 500 a trick decision in worlds weighed by what
+    # the others' declarations and plays say (believe=2, seat by seat): runs 29 and 33 of
+    # docs/bots-runs.md, +2.5 [+0.8, +4.3] a game over 2000 playouts everywhere.
+    Level("expert", "search:iterations=500,seconds=0.3,declare=4,believe=2,belief=1,seatwise=1,believe_phases=2",
+          14.2),
 )
 """Every level, weakest first (the order is part of the contract)."""
 
@@ -157,8 +162,10 @@ add_texts({
     "level.strong.blurb": ("thinks ahead: tries each move over many possible deals",
                            "думает наперёд: проверяет каждый ход на множестве возможных раскладов"),
     "level.expert": ("Expert", "Мастер"),
-    "level.expert.blurb": ("the strongest opponent: weighs the most possible deals before each move",
-                           "сильнейший соперник: перед каждым ходом взвешивает больше всех раскладов"),
+    "level.expert.blurb": ("the strongest opponent: reads what the others' declarations and plays "
+                           "give away and weighs the deals that fit them",
+                           "сильнейший соперник: читает, что выдают объявления и ходы других, "
+                           "и взвешивает расклады, которые с ними сходятся"),
     "error.unknown_level": ("unknown level {name!r}; known: {known}",
                             "неизвестный уровень {name!r}; известны: {known}"),
 })
