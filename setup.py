@@ -50,6 +50,7 @@ COMPILED = (
     "mushka/engine/resample.py",
     "mushka/engine/resample_kopilka.py",
     "mushka/engine/resample_worlds.py",
+    "mushka/engine/world_fill.py",
     "mushka/engine/stacking.py",
     "mushka/engine/steps.py",
     "mushka/engine/trump.py",

@@ -52,6 +52,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.resample",
     "mushka.engine.resample_kopilka",
     "mushka.engine.resample_worlds",
+    "mushka.engine.world_fill",
     "mushka.engine.stacking",
     "mushka.engine.steps",
     "mushka.engine.trump",

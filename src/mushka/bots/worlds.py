@@ -14,7 +14,7 @@ import random
 from mushka.bots.policy import bit_list
 from mushka.cards import SUIT_MASKS, card_count
 from mushka.engine.deal import shuffle
-from mushka.engine.resample_worlds import assign, max_suit_count, pick_bits
+from mushka.engine.world_fill import assign, max_suit_count, pick_bits
 from mushka.rules import Rules
 
 

@@ -3,10 +3,11 @@
 :func:`propose_kopilka` proposes one world for a seat's
 :class:`~mushka.engine.resample_kopilka.KopilkaFacts`: which played cards
 came from the hand at the start and which from kept draws (K11), where the
-unknown cards are now (:func:`assign`: hidden places under bans, suit caps
-and demands), then the redistribution (K7/K8) undone down to the dealt hands
-and the stacked deck (N4).  A proposal that cannot be completed raises
-:class:`WorldFailed`; one that is completed is still proven by the engine
+unknown cards are now (:func:`~mushka.engine.world_fill.assign`: hidden
+places under bans, suit caps and demands), then the redistribution (K7/K8)
+undone down to the dealt hands and the stacked deck (N4).  A proposal that
+cannot be completed raises :class:`WorldFailed`; one that is completed is
+still proven by the engine
 (:func:`mushka.engine.resample_kopilka.resample_kopilka`,
 :class:`mushka.bots.sampler.WorldSampler`).
 """
@@ -14,142 +15,16 @@ and the stacked deck (N4).  A proposal that cannot be completed raises
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mushka.cards import POP13, SUIT_MASKS, card_count, index_list
+from mushka.cards import SUIT_MASKS, card_count, index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, Action
 from mushka.engine.deal import shuffle
 from mushka.engine.views import DealView
+from mushka.engine.world_fill import WorldFailed, assign, deal_deck, max_suit_count, pick_bits
 
 if TYPE_CHECKING:
     from mushka.engine.resample_kopilka import KopilkaFacts, Observation
-
-
-class WorldFailed(Exception):
-    """A proposal broke a constraint on the way; the caller draws another."""
-
-
-def pick_bits(mask: int, k: int, rng: random.Random) -> int:
-    """``k`` cards of ``mask`` chosen uniformly (``mask`` must hold at least ``k``)."""
-    chosen = 0
-    for c in rng.sample(index_list(mask), k):
-        chosen |= 1 << c
-    return chosen
-
-
-def max_suit_count(hand: int) -> int:
-    """The length of the longest suit of a hand."""
-    pop = POP13  # a suit's 13 bits counted by table: no generator, no method lookup
-    a = pop[hand & 8191]
-    b = pop[hand >> 13 & 8191]
-    c = pop[hand >> 26 & 8191]
-    d = pop[hand >> 39 & 8191]
-    ab = a if a > b else b
-    cd = c if c > d else d
-    return ab if ab > cd else cd
-
-
-def assign(cards: list[int], bins: Sequence[tuple[int, int, int]], rng: random.Random, *,
-           caps: Sequence[Sequence[int]] = (), musts: Sequence[tuple[Sequence[int], int, int]] = (),
-           tries: int = 12) -> list[int] | None:
-    """Deal ``cards`` into ``bins`` of (capacity, allowed mask, cap group).
-
-    Capacities must add up to the number of cards.  A bin's cap group (an
-    index into ``caps``, or -1) limits how many cards of each suit its group
-    of bins may get; each of ``musts`` (bins, suit, count) asks for at least
-    ``count`` cards of ``suit`` among those bins, and is served first (in
-    the order given, counting what earlier demands put there).  Then
-    the most constrained cards go first, each to an allowed bin with room,
-    chosen in proportion to the room left; a dead end starts again.  ``None``
-    if no filling is found.
-    """
-    nb = len(bins)
-    # The bins' fields and the caps as lists of ints: compiled, indexing a list of ints is
-    # direct, indexing a ``Sequence`` of tuples a generic lookup at every step.
-    cap0: list[int] = [b[0] for b in bins]
-    allow: list[int] = [b[1] for b in bins]
-    group: list[int] = [b[2] for b in bins]
-    caps0: list[list[int]] = [list(g) for g in caps]
-    options: list[list[int]] = []
-    for c in cards:
-        bit = 1 << c
-        options.append([b for b in range(nb) if allow[b] & bit and cap0[b] > 0])
-    random_ = rng.random
-    for _ in range(tries):
-        room = cap0[:]
-        left = [g[:] for g in caps0]
-        out = [0] * nb
-        used = 0
-        ok = True
-        for where, suit, count in musts:
-            # Cards placed for an earlier, narrower demand count here too.
-            suit_mask = SUIT_MASKS[suit]
-            have = 0
-            for b in where:
-                have += card_count(out[b] & suit_mask)
-            for _ in range(count - have):
-                cand = [(b, c) for b in where if room[b] > 0
-                        and (group[b] < 0 or left[group[b]][suit] > 0)
-                        for c in cards if c // 13 == suit and not used >> c & 1 and allow[b] >> c & 1]
-                if not cand:
-                    ok = False
-                    break
-                b, c = rng.choice(cand)
-                room[b] -= 1
-                if group[b] >= 0:
-                    left[group[b]][suit] -= 1
-                out[b] |= 1 << c
-                used |= 1 << c
-            if not ok:
-                break
-        if not ok:
-            continue
-        keys = [(len(options[i]), random_(), i) for i in range(len(cards)) if not used >> cards[i] & 1]
-        keys.sort()
-        for _, _, i in keys:
-            c = cards[i]
-            suit = c // 13
-            total = 0
-            eligible = []
-            for b in options[i]:
-                g = group[b]
-                if room[b] > 0 and (g < 0 or left[g][suit] > 0):
-                    eligible.append(b)
-                    total += room[b]
-            if total == 0:
-                ok = False
-                break
-            r = random_() * total
-            chosen = eligible[-1]
-            for b in eligible:
-                r -= room[b]
-                if r < 0:
-                    chosen = b
-                    break
-            room[chosen] -= 1
-            g = group[chosen]
-            if g >= 0:
-                left[g][suit] -= 1
-            out[chosen] |= 1 << c
-        if ok:
-            return out
-    return None
-
-
-def deal_deck(dealer: int, n: int, h0: list[int], talon: list[int], rng: random.Random) -> list[int]:
-    """N4/K5: the stacked deck giving these hands as dealt and this talon (top first)."""
-    eldest = (dealer + 1) % n
-    lists = []
-    for s in range(n):
-        cards = index_list(h0[s])
-        if len(cards) != 5:
-            raise WorldFailed
-        shuffle(rng, cards)  # rng.shuffle's very draws, quicker
-        lists.append(cards)
-    deck = [lists[(eldest + i) % n][i // n] for i in range(5 * n)]
-    deck.extend(talon)
-    return deck
 
 
 def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
@@ -163,7 +38,7 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
     pool = rules.deck_bits & ~f.seen
     # K7: a card taken from the viewer's group is with one of its takers.
     suits = _block_suits(view, f, rng)
-    forced, taken_from_me = _owner_links(view, f, suits, rng)
+    forced, taken_from_me, kept_since = _owner_links(view, f, suits, rng)
     # Play phase: which played cards came from the hand at the start and
     # which from kept draws (K11), and the bans of the hidden cards left.
     slots_of: list[list[_Slot]] = [[] for _ in range(n)]
@@ -176,7 +51,8 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
     bin_seat: list[int] = []
     seat_bins: list[list[int]] = [[] for _ in range(n)]
     caps: list[list[int]] = []
-    cap_group = _suit_caps(view, f, slots_of, caps)
+    dead_capped = [0] * n
+    cap_group = _suit_caps(view, f, slots_of, suits, caps, dead_capped)
     for j in range(n):
         if j == me:
             continue
@@ -193,14 +69,19 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
             bins.append((len(members), allowed, cap_group[j] if base else -1))
             bin_slots.append(members)
             bin_seat.append(j)
-    dead_bin = [-1] * n
+    # A seat's discards: those made after its check count against its caps, the
+    # earlier ones do not (a bin of each kind; _undo_block tells them apart again).
+    dead_bins: list[list[int]] = [[] for _ in range(n)]
     for j in range(n):
-        if j != me and f.discard_counts[j]:
-            dead_bin[j] = len(bins)
-            seat_bins[j].append(len(bins))
-            bins.append((f.discard_counts[j], pool, -1))
-            bin_slots.append([])
-            bin_seat.append(j)
+        if j == me:
+            continue
+        for count, group in ((dead_capped[j], cap_group[j]), (f.discard_counts[j] - dead_capped[j], -1)):
+            if count:
+                dead_bins[j].append(len(bins))
+                seat_bins[j].append(len(bins))
+                bins.append((count, pool, group))
+                bin_slots.append([])
+                bin_seat.append(j)
     talon_bin = len(bins)
     bins.append((view.talon_size, pool & ~taken_from_me, -1))
     bin_slots.append([])
@@ -209,7 +90,9 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
         for b in range(len(bins)):
             cap, allowed, group = bins[b]
             for c, seat in forced.items():
-                if bin_seat[b] != seat or (not bin_slots[b] and b != dead_bin[seat]) or (
+                # Among the seat's discards only if it discarded once it had the card.
+                late = any(seat == t for bb in f.blocks[kept_since[c][1]:] for t, _, _ in bb.discards)
+                if bin_seat[b] != seat or (not bin_slots[b] and (b not in dead_bins[seat] or not late)) or (
                         bin_slots[b] and bin_slots[b][0].draw >= 0):
                     allowed &= ~(1 << c)
             bins[b] = (cap, allowed, group)
@@ -219,7 +102,7 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
         where = [b for b in range(len(bins)) if any(sl in members for sl in bin_slots[b])]
         musts.append((where, suit, 1))
     # K7: every other taker got a card of the group's suit, the owner kept the rest.
-    for (j, suit), count in _group_musts(view, f, slots_of, suits).items():
+    for (j, suit), count in _group_musts(view, f, slots_of, suits, kept_since, forced).items():
         if count > 0:
             musts.append((seat_bins[j], suit, count))
     musts.sort(key=lambda m: len(m[0]))
@@ -247,7 +130,10 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
                 draw_cards[sl.draw] = sl.card
     if any(c < 0 for c in draw_cards):
         raise WorldFailed
-    dead_left = [filled[dead_bin[j]] if dead_bin[j] >= 0 else 0 for j in range(n)]
+    dead_left = [0] * n
+    for j in range(n):
+        for b in dead_bins[j]:
+            dead_left[j] |= filled[b]
     discarded: dict[tuple[int, int], int] = {}
     for j in f.checked_after:
         if max_suit_count(hands[j]) >= 3:
@@ -255,7 +141,7 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
     picks_rev: list[list[int]] = []
     draws_rev: list[list[int]] = []
     for bi in range(len(f.blocks) - 1, -1, -1):
-        picks, drawn = _undo_block(view, f, bi, suits[bi], hands, dead_left, discarded, rng)
+        picks, drawn = _undo_block(view, f, bi, suits[bi], hands, dead_left, discarded, kept_since, rng)
         picks_rev.append(picks)
         draws_rev.append(drawn)
         for j in f.blocks[bi].checked_before:
@@ -349,13 +235,17 @@ def _play_slots(view: DealView, f: KopilkaFacts, j: int, rng: random.Random,
 
 
 def _owner_links(view: DealView, f: KopilkaFacts, suits: list[int],
-                 rng: random.Random) -> tuple[dict[int, int], int]:
+                 rng: random.Random) -> tuple[dict[int, int], int, dict[int, tuple[int, int]]]:
     """K7: each card taken from the viewer's group went to a different taker.
 
-    Returns the taker chosen for each such card not played yet, and the
-    mask of all cards taken from the viewer.
+    Returns the taker chosen for each such card not played yet, the mask of
+    all cards taken from the viewer, and for each such card whose taker
+    never lays down a group of its suit later, that taker and the group it
+    was taken in: the taker holds it from then on until he discards or
+    plays it, so no later group's undoing may hand it back to an owner.
     """
     forced: dict[int, int] = {}
+    kept_since: dict[int, tuple[int, int]] = {}
     taken_all = 0
     played_by: dict[int, int] = {}
     for j in range(f.n):
@@ -375,13 +265,15 @@ def _owner_links(view: DealView, f: KopilkaFacts, suits: list[int],
         for c in index_list(b.taken):
             if c in played_by and played_by[c] in free_takers and played_by[c] not in later_owners:
                 free_takers.remove(played_by[c])
+                kept_since[c] = (played_by[c], bi)
             elif c not in played_by:
                 loose.append(c)
         shuffle(rng, free_takers)
         for c, seat in zip(loose, free_takers, strict=False):
             if seat not in later_owners:
                 forced[c] = seat
-    return forced, taken_all
+                kept_since[c] = (seat, bi)
+    return forced, taken_all, kept_since
 
 
 def _block_suits(view: DealView, f: KopilkaFacts, rng: random.Random) -> list[int]:
@@ -409,11 +301,18 @@ def _block_suits(view: DealView, f: KopilkaFacts, rng: random.Random) -> list[in
     return out
 
 
-def _suit_caps(view: DealView, f: KopilkaFacts, slots_of: list[list[_Slot]], caps: list[list[int]]) -> list[int]:
+def _suit_caps(view: DealView, f: KopilkaFacts, slots_of: list[list[_Slot]], suits: list[int],
+               caps: list[list[int]], dead_capped: list[int]) -> list[int]:
     """K7: a seat checked without a group held at most two cards of a suit then.
 
-    Each later group it took a card from may have added one; the caps
-    apply to the cards it held when play began.
+    Each later group it took a card from added one card of that group's
+    suit (of any suit while the suit is not known); the caps apply to the
+    cards it held when play began and to the cards it discarded in those
+    later groups, which were in its hand at the check too
+    (``dead_capped[j]`` is how many they are).  Without the discards a
+    proposal often gives the seat three of a suit it would have held at the
+    check, and in some deals only a few proposals in a thousand survived
+    the undoing.
     """
     group = [-1] * f.n
     later: list[tuple[int, int]] = []
@@ -425,8 +324,12 @@ def _suit_caps(view: DealView, f: KopilkaFacts, slots_of: list[list[_Slot]], cap
     for j, bi in later:
         if j == f.me:
             continue
-        extra = sum(1 for b in f.blocks[bi:] if j in b.takers)
-        cap = [2 + extra] * 4
+        cap = [2] * 4
+        for b, suit in zip(f.blocks[bi:], suits[bi:], strict=True):
+            if j in b.takers:
+                for s in range(4) if suit < 0 else (suit,):
+                    cap[s] += 1
+        dead_capped[j] = sum(1 for b in f.blocks[bi:] for seat, _, _ in b.discards if seat == j)
         for sl in slots_of[j]:
             if sl.draw < 0 and sl.card >= 0:
                 cap[sl.card // 13] -= 1
@@ -437,22 +340,30 @@ def _suit_caps(view: DealView, f: KopilkaFacts, slots_of: list[list[_Slot]], cap
     return group
 
 
-def _group_musts(view: DealView, f: KopilkaFacts, slots_of: list[list[_Slot]],
-                 suits: list[int]) -> dict[tuple[int, int], int]:
-    """K7: the cards of each group's suit its takers and its owner must still account for."""
+def _group_musts(view: DealView, f: KopilkaFacts, slots_of: list[list[_Slot]], suits: list[int],
+                 kept_since: dict[int, tuple[int, int]], forced: dict[int, int]) -> dict[tuple[int, int], int]:
+    """K7: the cards of each group's suit its takers and its owner must still account for.
+
+    A card the viewer's group gave a taker who keeps it (``kept_since``) is
+    not the card he took from another group: a known one does not count
+    towards the demand, and one placed by ``forced`` comes on top of it.
+    """
     need: dict[tuple[int, int], int] = {}
     for bi, (b, suit) in enumerate(zip(f.blocks, suits, strict=True)):
         if b.owner == f.me or suit < 0:
             continue
-        later_owners = {bb.owner for bb in f.blocks[bi + 1:]}
+        # A taker who lays down a group of this suit later may pass the card on.
+        later_owners = {bb.owner for bb, s in zip(f.blocks[bi + 1:], suits[bi + 1:], strict=True) if s in (suit, -1)}
         for t in b.takers:
             if t != f.me and t not in later_owners:
                 need[t, suit] = need.get((t, suit), 0) + 1
         need[b.owner, suit] = need.get((b.owner, suit), 0) + b.returned
     for (j, suit) in list(need):
         for sl in slots_of[j]:
-            if sl.draw < 0 and sl.card >= 0 and sl.card // 13 == suit:
+            if sl.draw < 0 and sl.card >= 0 and sl.card // 13 == suit and sl.card not in kept_since:
                 need[j, suit] -= 1
+        if need[j, suit] > 0:
+            need[j, suit] += sum(1 for c, seat in forced.items() if seat == j and c // 13 == suit)
     return need
 
 
@@ -471,7 +382,8 @@ def _cap_at(view: DealView, f: KopilkaFacts, t: int, bi: int) -> int:
 
 
 def _undo_block(view: DealView, f: KopilkaFacts, bi: int, suit: int, hands: list[int], dead_left: list[int],
-                discarded: dict[tuple[int, int], int], rng: random.Random) -> tuple[list[int], list[int]]:
+                discarded: dict[tuple[int, int], int], kept_since: dict[int, tuple[int, int]],
+                rng: random.Random) -> tuple[list[int], list[int]]:
     """Undo one redistribution (K7/K8) on ``hands``; return its picks and the owner's draws.
 
     For each taker the card he discarded here (one of his dead cards not
@@ -489,12 +401,21 @@ def _undo_block(view: DealView, f: KopilkaFacts, bi: int, suit: int, hands: list
             y = disc_of[t][0] if t in disc_of else -1
             choice[t] = (y, b.my_pick)
             continue
-        ys = index_list(dead_left[t]) if t in disc_of else [-1]
+        # A card the viewer's group gave this taker earlier stays with him (K7): it
+        # is not what he takes here; one it gives him later is not his to discard yet.
+        kept = later = 0
+        for c, (holder, since) in kept_since.items():
+            if holder == t:
+                if since < bi:
+                    kept |= 1 << c
+                elif since > bi:
+                    later |= 1 << c
+        ys = index_list(dead_left[t] & ~later) if t in disc_of else [-1]
         bound = _cap_at(view, f, t, bi)
         pairs = []
         for y in ys:
             hand = hands[t] | (1 << y if y >= 0 else 0)
-            pool = hand & taken if taken >= 0 else hand & SUIT_MASKS[suit]
+            pool = (hand & taken if taken >= 0 else hand & SUIT_MASKS[suit]) & ~kept
             for z in index_list(pool):
                 if bound < 0 or max_suit_count(hand & ~(1 << z)) <= bound:
                     pairs.append((y, z))
