@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import random
 
-from mushka.bots.policy import bit_list
 from mushka.cards import SUIT_MASKS, card_count
-from mushka.engine.deal import shuffle
-from mushka.engine.world_fill import assign, max_suit_count, pick_bits
+from mushka.engine.world_fill import WorldFailed, assign, max_suit_count, pick_bits
+from mushka.engine.world_fill import deal_deck as stack_deck
 from mushka.rules import Rules
 
 
@@ -42,22 +41,16 @@ class SampleFailed(Exception):
 
 
 def deal_deck(rules: Rules, dealer: int, h0: list[int], talon: list[int], turnup: int,
-          rng: random.Random) -> list[int]:
-    """N4: the stacked deck giving these hands, turned card and talon (top first)."""
-    n = rules.players
-    eldest = (dealer + 1) % n
-    lists = []
-    for s in range(n):
-        cards = bit_list(h0[s])
-        if len(cards) != 5:
-            raise SampleFailed
-        shuffle(rng, cards)  # rng.shuffle's very draws, quicker
-        lists.append(cards)
-    deck = [lists[(eldest + i) % n][i // n] for i in range(5 * n)]
-    if turnup >= 0:
-        deck.append(turnup)
-    deck.extend(talon)
-    return deck
+              rng: random.Random) -> list[int]:
+    """N4: the stacked deck giving these hands, turned card and talon (top first).
+
+    The core's stacking (:func:`mushka.engine.world_fill.deal_deck`), failing
+    as the sampler's proposals do (:class:`SampleFailed`).
+    """
+    try:
+        return stack_deck(dealer, rules.players, h0, talon, rng, turnup)
+    except WorldFailed:
+        raise SampleFailed from None
 
 
 __all__ = ["SampleFailed", "assign", "deal_deck", "is_special", "max_suit_count", "pick_bits"]

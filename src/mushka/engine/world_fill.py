@@ -128,8 +128,9 @@ def assign(cards: list[int], bins: Sequence[tuple[int, int, int]], rng: random.R
     return None
 
 
-def deal_deck(dealer: int, n: int, h0: list[int], talon: list[int], rng: random.Random) -> list[int]:
-    """N4/K5: the stacked deck giving these hands as dealt and this talon (top first)."""
+def deal_deck(dealer: int, n: int, h0: list[int], talon: list[int], rng: random.Random,
+              turnup: int = -1) -> list[int]:
+    """N4/K5: the stacked deck giving these hands as dealt, the turned card (C5; -1: none) and this talon."""
     eldest = (dealer + 1) % n
     lists = []
     for s in range(n):
@@ -139,6 +140,8 @@ def deal_deck(dealer: int, n: int, h0: list[int], talon: list[int], rng: random.
         shuffle(rng, cards)  # rng.shuffle's very draws, quicker
         lists.append(cards)
     deck = [lists[(eldest + i) % n][i // n] for i in range(5 * n)]
+    if turnup >= 0:
+        deck.append(turnup)
     deck.extend(talon)
     return deck
 
