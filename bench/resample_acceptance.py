@@ -1,8 +1,8 @@
 """How often one proposal of the core resampler is kept, over states met in play.
 
-Plays deals with heuristic bots; at every decision of every deal (or every
-``--every``-th, by default every third) it asks every seat's view for ``--proposals`` single
-proposals (``resample_deal(..., tries=1)``) and records the share kept.  A
+Plays deals with heuristic bots; at every ``--every``-th decision (default
+3) it asks every seat's view for ``--proposals`` single proposals
+(``resample_deal(..., tries=1)``) and records the share kept.  A
 state whose share is p fails all 500 tries of :data:`TRIES` with
 probability (1 - p) ** 500; the report gives the lowest shares met and the
 share of states below 1 %, 5 % and 10 %.
