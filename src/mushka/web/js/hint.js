@@ -27,5 +27,5 @@ export function hintBox(page, myTurn) {
     h("span", { dataset: { testid: "hint-reason" }, text: hint.reason }),
     hint.rule ? h("span", { class: "muted", text: ` [${hint.rule}]` }) : null, " ",
     myTurn ? h("button", { type: "button", class: "btn small primary", dataset: { key: "play-hint", testid: "play-hint" },
-      text: t("hint_play"), onclick: () => page.act(hint.action) }) : null);
+      text: t("hint_play_it"), onclick: () => page.act(hint.action) }) : null);
 }

@@ -390,7 +390,7 @@ export const TEXTS = {
   chat_phrase_bye: ["Bye, thanks for the game!", "Пока, спасибо за игру!"],
   hint_ask: ["Suggest a move", "Подсказать ход"],
   hint_suggested: ["Suggested: {move}.", "Совет: {move}."],
-  hint_play: ["Play it", "Сыграть так"],
+  hint_play_it: ["Play it", "Сыграть так"],
   board_title: ["Leaderboard", "Таблица игроков"],
   board_you: ["You ({name}): place {rank} · games {games} · won {wins} · rating {rating}",
     "Вы ({name}): место {rank} · игр {games} · побед {wins} · рейтинг {rating}"],
