@@ -210,3 +210,25 @@ def test_c15_lower_cards_of_the_led_suit_lose(lead):
     deal = table([f"{lead} 8D 9D TD JD", "QC 8S 9S TS JS", "7C AS QH KH AH"])
     play(deal, lead, "QC", "7C")
     assert deal.tricks[0].winner == 1
+
+
+def test_c14_a_led_ace_of_spades_asks_a_void_player_for_a_trump_under_c14_not_mi4():
+    # C12: the led A♠ makes spades the led suit; the duty to trump is classic's C14 (MI4 is
+    # mistigri's reading of a led K♣ and must not be named at a classic table).
+    deal = table(["AS 7C 8D 9C TC", "9H KH 7D TD QD", "8H QH 9D JD KD"], turnup="7H")
+    play(deal, "AS")
+    assert plays(deal) == {"9H", "KH"}
+    err = refused(deal, "7D", "C14", words="trump")
+    assert "spades" in str(err) and "MI4" not in str(err)
+
+
+def test_c14_must_head_trick_a_card_left_out_by_following_suit_is_refused_for_that_duty():
+    # The follow-suit duty leaves out 9♥; the duty to head the trick only chooses among the
+    # clubs, so the refusal of 9♥ names the suit to follow, not the winning card.
+    deal = table(["9C 8D 9D JS QS", "8C TC 9H KH 7D", "7H QH 7S KD AD"], turnup="8H",
+                 must_head_trick=True)
+    play(deal, "9C")
+    assert plays(deal) == {"TC"}
+    err = refused(deal, "9H", "C14", words="follow suit")
+    assert "clubs" in str(err) and "must_head_trick" not in str(err)
+    refused(deal, "8C", "C14", words="must_head_trick")

@@ -368,13 +368,15 @@ class TrumpDeal(Deal):
             return "C13", "why.wrong_phase", {"kind": kind.name.lower(), "phase": Phase.PLAY}
         if action.mask & ~hand:
             return "C13", "why.not_your_card", {"card": action.card}
-        mask, why = self._play_mask(seat)
+        mask, why = self._play_mask(seat, action.mask)
         if action.mask & mask:
             return None
         return why
 
-    def _play_mask(self, seat: int) -> tuple[int, Why]:
-        """C14: the cards ``seat`` may play now, and the restriction that applied."""
+    def _play_mask(self, seat: int, card: int = 0) -> tuple[int, Why]:
+        """C14: the cards ``seat`` may play now, and the restriction that excludes
+        ``card`` (a card bit; the first duty that leaves it out, since a later duty
+        only chooses among the cards the earlier ones allow)."""
         hand = self.hands[seat]
         if not self._trick:
             return hand, None
@@ -386,7 +388,8 @@ class TrumpDeal(Deal):
         trumps = hand & self._trump_mask
         if follow and rules.must_follow:
             legal = follow
-            why = "C14", "why.must_follow", {"suit": Suit(lead).of}
+            if card & ~legal:
+                why = "C14", "why.must_follow", {"suit": Suit(lead).of}
         elif not follow:
             if rules.must_overtrump and trumps:
                 keys = self._ktab
@@ -398,19 +401,24 @@ class TrumpDeal(Deal):
                         higher |= 1 << c
                 if higher:
                     legal = higher
-                    why = "C14", "why.must_overtrump", {}
+                    if card & ~legal:
+                        why = "C14", "why.must_overtrump", {}
             if legal == hand and trumps and rules.must_trump_if_void:
                 legal = trumps
-                why = ("MI4" if lead == self._priv // 13 and self._trick_has_priv_lead() else "C14",
-                       "why.must_trump", {"suit": Suit(lead).of})
+                if card & ~legal:
+                    # MI4 is mistigri's reading of a led K♣; a led A♠ in classic is C12's
+                    # plain spade, and the duty to trump is C14's.
+                    mi4 = rules.is_mistigri and self._trick_has_priv_lead()
+                    why = ("MI4" if mi4 else "C14", "why.must_trump", {"suit": Suit(lead).of})
         if rules.must_head_trick:
             winners = 0
             for c in indices(legal):
                 if self._key(c) > self._best_key:
                     winners |= 1 << c
             if winners and winners != legal:
+                if why is None and card & legal & ~winners:
+                    why = "C14", "why.must_head", {}
                 legal = winners
-                why = "C14", "why.must_head", {}
         if rules.privileged_free_play and hand & self._priv_bit:
             # C12: the privileged card stays playable after every restriction.
             legal |= self._priv_bit
