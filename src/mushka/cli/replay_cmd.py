@@ -17,7 +17,7 @@ from mushka.cli.report import deal_report, game_report, render_deal, render_resu
 from mushka.engine import Deal
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
-from mushka.records import Record, replay
+from mushka.records import MAX_RECORD_BYTES, Record, replay
 
 
 def register(app: typer.Typer) -> None:
@@ -37,8 +37,7 @@ def register(app: typer.Typer) -> None:
         """
         lang_ = pick_lang(lang)
         try:
-            # Bytes: the record reader says clearly when they are not UTF-8.
-            text = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
+            text = _read_capped(file)
         except OSError as exc:
             _fail(as_json, {"valid": False, "error": "OSError", "message": str(exc)}, str(exc), lang_)
             return
@@ -77,6 +76,16 @@ def register(app: typer.Typer) -> None:
         if not isinstance(target, Deal):
             for line in render_result(report, lang_, names):
                 console.print(f"[bold]{escape(line)}[/]")
+
+
+def _read_capped(file: Path) -> bytes:
+    """The bytes of ``file`` (``-``: standard input), at most one past the records' size
+    limit: the reader then refuses them as too long, and an endless input (``/dev/zero``)
+    is never held whole.  Bytes, so that the reader says clearly when they are not UTF-8."""
+    if str(file) == "-":
+        return sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    with file.open("rb") as stream:
+        return stream.read(MAX_RECORD_BYTES + 1)
 
 
 def distinct_names(seats: Sequence[str]) -> list[str]:

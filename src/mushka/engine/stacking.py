@@ -81,7 +81,7 @@ def stack_deck(
     """
     n = rules.players
     if not 0 <= dealer < n:
-        raise ChanceError("stack_bad_dealer", rule="N4", seat=dealer, players=n)
+        raise ChanceError("stack_bad_dealer", rule="N4", seat=dealer, players=n, last=n - 1)
     if len(hands) != n:
         raise ChanceError("stack_hand_count", rule="N4", given=len(hands), players=n)
     has_turnup = rules.has_trumps
@@ -145,7 +145,7 @@ def unstack_deck(rules: Rules, deck: CardsSpec, dealer: int = 0) -> Stack:
     """
     n = rules.players
     if not 0 <= dealer < n:
-        raise ChanceError("stack_bad_dealer", rule="N4", seat=dealer, players=n)
+        raise ChanceError("stack_bad_dealer", rule="N4", seat=dealer, players=n, last=n - 1)
     cards = _cards(deck)
     seen = 0
     for card in cards:
@@ -221,8 +221,8 @@ def _one(code: str) -> Card:
 
 add_texts({
     "error.stack_bad_dealer": (
-        "the dealer must be a seat from 0 to {players} - 1, not {seat}",
-        "сдающий должен быть местом от 0 до {players} - 1, а не {seat}",
+        "the dealer must be a seat from 0 to {last}, not {seat}",
+        "сдающий должен быть местом от 0 до {last}, а не {seat}",
     ),
     "error.stack_hand_count": (
         "a stacked deal needs one hand per seat: {given} given for {players} players",

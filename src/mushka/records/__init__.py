@@ -2,6 +2,8 @@
 
 from mushka.records.format import (
     FORMAT,
+    MAX_RECORD_BYTES,
+    MAX_SEAT_NAME,
     VERSION,
     DealRecord,
     Record,
@@ -12,6 +14,8 @@ from mushka.records.format import (
 
 __all__ = [
     "FORMAT",
+    "MAX_RECORD_BYTES",
+    "MAX_SEAT_NAME",
     "VERSION",
     "DealRecord",
     "Record",

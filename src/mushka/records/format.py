@@ -31,6 +31,16 @@ FORMAT: Final = "mushka-record"
 VERSION: Final = 1
 """The current record version; readers refuse newer versions."""
 
+MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
+"""The largest record text :meth:`Record.loads` reads (16 MiB).  A partie of three
+played at random to the largest ``initial_record`` (1000, no special hands) lasts some
+1,250 deals and writes about 1 MB; a reader that accepted any size could be made to
+hold or print gigabytes."""
+
+MAX_SEAT_NAME: Final = 64
+"""The longest name of a seat, in characters: room for any player's or bot's name,
+while a replay that prints a name in every sentence stays small."""
+
 Level = Literal["game", "deal"]
 T = TypeVar("T")
 
@@ -85,7 +95,8 @@ class Record:
         try:
             return Rules.make(self.variant, self.players, **dict(self.options))
         except MushkaError as exc:
-            raise RecordError("record_syntax", problem=exc) from None
+            # The rule the options break (C1 players, C18 remiz, ...) stays with the error.
+            raise RecordError("record_syntax", rule=exc.rule, problem=exc) from None
 
     def to_json(self) -> dict[str, object]:
         """The JSON object of the record."""
@@ -112,7 +123,15 @@ class Record:
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
-        """Read a record from JSON text, or from bytes in UTF-8 (see :meth:`from_json`)."""
+        """Read a record from JSON text, or from bytes in UTF-8 (see :meth:`from_json`);
+        text longer than :data:`MAX_RECORD_BYTES` is refused before it is parsed."""
+        # A character takes one to four bytes in UTF-8: only text near the limit is encoded
+        # to be measured in bytes, as a file of it would be.
+        size = len(text)
+        if isinstance(text, str) and MAX_RECORD_BYTES // 4 < size <= MAX_RECORD_BYTES:
+            size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_RECORD_BYTES:
+            raise RecordError("record_syntax", problem=LocalText("rec.too_large", limit=MAX_RECORD_BYTES))
         try:
             data = json.loads(text)
         except UnicodeDecodeError as exc:
@@ -141,7 +160,7 @@ class Record:
         try:
             variant = find_variant(variant).name
         except MushkaError as exc:
-            raise RecordError("record_syntax", problem=exc) from None
+            raise RecordError("record_syntax", rule=exc.rule, problem=exc) from None
         players = _get(data, "players", int)
         options = data.get("options", {})
         if not isinstance(options, dict) or not all(
@@ -157,6 +176,13 @@ class Record:
         seats = data.get("seats", [])
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise RecordError("record_syntax", problem=LocalText("rec.seats"))
+        if len(seats) > players:
+            raise RecordError("record_syntax", problem=LocalText("rec.seats_count", seats=len(seats),
+                                                                 players=players))
+        for seat, name in enumerate(seats):
+            if len(name) > MAX_SEAT_NAME:
+                raise RecordError("record_syntax", problem=LocalText(
+                    "rec.seat_name", seat=seat, length=len(name), limit=MAX_SEAT_NAME))
         raw_deals = data.get("deals")
         if not isinstance(raw_deals, list) or not raw_deals:
             raise RecordError("record_syntax", problem=LocalText("rec.deals"))
@@ -176,7 +202,8 @@ class Record:
                 if deal.state:
                     # A game carries the money from deal to deal itself (K24); a starting
                     # state belongs to a record of one deal only.
-                    raise RecordError("record_syntax", problem=LocalText("rec.state_in_game", deal=number))
+                    raise RecordError("record_syntax", rule="K24",
+                                      problem=LocalText("rec.state_in_game", deal=number))
         return cls(
             variant=variant, players=players,
             options={k: _option_text(v) for k, v in options.items()},
@@ -212,7 +239,9 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
         deck = _cards(data.get("deck"))
         picks = _cards(data.get("picks", ""))
     except MushkaError as exc:
-        raise RecordError("record_syntax", problem=LocalText("record.in_deal", deal=number, problem=exc)) from None
+        # N2: a card code that cannot be read; the parser names the rule.
+        raise RecordError("record_syntax", rule=exc.rule,
+                          problem=LocalText("record.in_deal", deal=number, problem=exc)) from None
     state = _state(number, data.get("state", {}))
     raw = data.get("actions", [])
     if isinstance(raw, str):
@@ -234,17 +263,17 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
 def _state(number: int, value: object) -> dict[str, Any]:
     """K24: a kopilka deal's starting money: a whole-number pot and balances."""
     if not isinstance(value, dict) or set(value) - {"pot", "balances"}:
-        raise RecordError("record_syntax", problem=LocalText("rec.state_keys", deal=number))
+        raise RecordError("record_syntax", rule="K24", problem=LocalText("rec.state_keys", deal=number))
     if not value:
         return {}
     pot = value.get("pot")
     balances = value.get("balances")
     if (not isinstance(pot, int) or isinstance(pot, bool) or not isinstance(balances, list)
             or not all(isinstance(b, int) and not isinstance(b, bool) for b in balances)):
-        raise RecordError("record_syntax",
+        raise RecordError("record_syntax", rule="K24",
                           problem=LocalText("rec.state_values", deal=number))
     if pot + sum(balances) != 0:
-        raise RecordError("record_syntax",
+        raise RecordError("record_syntax", rule="K24",
                           problem=LocalText("rec.state_sum", deal=number))
     return {"pot": pot, "balances": list(balances)}
 
@@ -322,8 +351,13 @@ def replay(record: Record) -> Game | Deal:
         if len(record.deals) != 1:
             raise RecordError("record_syntax", problem=LocalText("rec.one_deal"))
         d = record.deals[0]
+        if not 0 <= record.first_dealer < rules.players:
+            # C4/K4 as in a game record: the field names a seat even where it is not used.
+            rule = "C4" if rules.has_trumps else "K4"
+            raise RecordError("record_deal", rule=rule, deal=1, problem=MushkaError(
+                "bad_seat", rule=rule, seat=record.first_dealer, players=rules.players))
         if d.state and (rules.has_trumps or len(d.state["balances"]) != rules.players):
-            raise RecordError("record_syntax",
+            raise RecordError("record_syntax", rule="K24",
                               problem=LocalText("rec.state_seats"))
         deal = _make(lambda: new_deal(rules, d.dealer, deck=d.deck, picks=d.picks, **d.state), 1)
         _apply_all(deal, d, 1)
@@ -350,7 +384,7 @@ def replay(record: Record) -> Game | Deal:
                               problem=LocalText("rec.after_end", deal=number))
         deal = deals[number - 1]
         if deal.dealer != d.dealer:
-            raise RecordError("record_syntax",
+            raise RecordError("record_syntax", rule="C4",
                               problem=LocalText("rec.dealer", deal=number, listed=d.dealer, actual=deal.dealer))
         _apply_all(game, d, number)
         if number < len(record.deals) and not deal.is_over:
@@ -392,11 +426,11 @@ def _apply_all(target: Game | Deal, d: DealRecord, number: int) -> None:
     for i, action in enumerate(d.actions, 1):
         over = target.is_over if isinstance(target, Deal) else (
             target.is_over or len(target.finished) + 1 != number)
-        if over:
-            raise RecordError("record_action", deal=number, index=i, action=str(action),
-                              problem=LocalText("rec.deal_over"))
+        # An action after the deal is over goes to the finished deal itself, which refuses
+        # it naming the rule that ended it (C9, C13, K18, ...), like any other refusal.
+        deal = target if isinstance(target, Deal) else target.deals[number - 1]
         try:
-            target.apply(action)
+            (deal if over else target).apply(action)
         except MushkaError as exc:
             raise RecordError("record_action", rule=exc.rule, deal=number, index=i,
                               action=str(action), problem=exc) from None
@@ -440,10 +474,10 @@ add_texts({
         "поле 'meta.max_deals' ограничивает партию классики или мистигри; у копилки такого предела нет",
     ),
     "rec.state_in_game": (
-        "deal {deal}: 'state' belongs to a record of one deal; in a game record the money "
-        "goes on from deal to deal (K24)",
-        "сдача {deal}: поле 'state' бывает только в записи одной сдачи; в записи игры деньги "
-        "переходят из сдачи в сдачу (K24)",
+        "deal {deal}: K24: 'state' belongs to a record of one deal; in a game record the money "
+        "goes on from deal to deal",
+        "сдача {deal}: K24: поле 'state' бывает только в записи одной сдачи; в записи игры деньги "
+        "переходят из сдачи в сдачу",
     ),
     "rec.object": (
         "a record is a JSON object",
@@ -477,6 +511,18 @@ add_texts({
         "'seats' must be a list of names",
         "поле 'seats' должно быть списком имён",
     ),
+    "rec.too_large": (
+        "the record is longer than {limit} bytes",
+        "запись партии длиннее {limit} байт",
+    ),
+    "rec.seats_count": (
+        "'seats' names {seats} players at a table of {players}",
+        "в поле 'seats' {seats} имён, а за столом {players} игроков",
+    ),
+    "rec.seat_name": (
+        "the name of seat {seat} has {length} characters; at most {limit} are allowed",
+        "имя места {seat} длиной {length} символов; допускается не больше {limit}",
+    ),
     "rec.deals": (
         "'deals' must be a non-empty list",
         "поле 'deals' должно быть непустым списком",
@@ -506,12 +552,12 @@ add_texts({
         "сдача {deal}: поле 'actions' должно быть списком строк",
     ),
     "rec.state_keys": (
-        "deal {deal}: 'state' holds only 'pot' and 'balances'",
-        "сдача {deal}: в 'state' бывают только 'pot' и 'balances'",
+        "deal {deal}: K24: 'state' holds only 'pot' and 'balances'",
+        "сдача {deal}: K24: в 'state' бывают только 'pot' и 'balances'",
     ),
     "rec.state_values": (
-        "deal {deal}: 'state' needs a whole-number 'pot' and 'balances'",
-        "сдача {deal}: в 'state' нужны целые 'pot' и 'balances'",
+        "deal {deal}: K24: 'state' needs a whole-number 'pot' and 'balances'",
+        "сдача {deal}: K24: в 'state' нужны целые 'pot' и 'balances'",
     ),
     "rec.state_sum": (
         "deal {deal}: K24: the balances and the pot must sum to zero",
@@ -526,28 +572,24 @@ add_texts({
         "запись сдачи содержит ровно одну сдачу",
     ),
     "rec.state_seats": (
-        "deal 1: 'state' is the money of a kopilka deal, one balance per seat",
-        "сдача 1: 'state' — деньги сдачи копилки, по одному счёту на место",
+        "deal 1: K24: 'state' is the money of a kopilka deal, one balance per seat",
+        "сдача 1: K24: 'state' — деньги сдачи копилки, по одному счёту на место",
     ),
     "rec.after_end": (
         "deal {deal} is listed but the game had already ended",
         "сдача {deal} записана, но игра уже окончилась",
     ),
     "rec.dealer": (
-        "deal {deal}: dealer {listed} listed, but seat {actual} deals (C4)",
-        "сдача {deal}: записан сдающий {listed}, но сдаёт игрок {actual} (C4)",
+        "deal {deal}: C4: dealer {listed} listed, but seat {actual} deals",
+        "сдача {deal}: C4: записан сдающий {listed}, но сдаёт игрок {actual}",
     ),
     "rec.unfinished": (
         "deal {deal} ends before the deal is over",
         "записи сдачи {deal} кончаются раньше, чем сама сдача",
     ),
     "rec.picks": (
-        "the record lists the picks '{listed}' but the deal drew '{drawn}'",
-        "в записи исходы выбора '{listed}', а в сдаче вытянуто '{drawn}'",
-    ),
-    "rec.deal_over": (
-        "the deal is already over",
-        "сдача уже окончена",
+        "N4: the record lists the picks '{listed}' but the deal drew '{drawn}'",
+        "N4: в записи исходы выбора '{listed}', а в сдаче вытянуто '{drawn}'",
     ),
     "rec.deal_results": (
         "per-deal results differ",
