@@ -62,3 +62,18 @@ def test_every_option_reaches_the_rules_in_every_environment(variant, option):
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
     assert aec_env(variant, None, **{option.name: value}).rules == rules
     assert MushkaEnv(variant, **{option.name: value}).rules == rules
+
+
+def test_the_module_docstrings_load_game_examples_load():
+    # The examples a reader copies first: every `pyspiel.load_game(...)` line of the
+    # module's docstring and of docs/research.md must load the game it names.
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "research.md"
+    calls = re.findall(r"pyspiel\.load_game\(.*\)", (mos.__doc__ or "") + doc.read_text(encoding="utf-8"))
+    assert len(calls) >= 4
+    for call in calls:
+        game = eval(call, {"pyspiel": pyspiel})  # the docs' own text, nothing else
+        assert game.get_type().short_name.startswith("mushka_"), call
+    assert eval(calls[0], {"pyspiel": pyspiel}).rules.remiz == 7

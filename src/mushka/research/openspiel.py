@@ -4,11 +4,15 @@ Importing this module registers them with :func:`pyspiel.register_game`::
 
     import pyspiel
     import mushka.research.openspiel  # registers the games
-    game = pyspiel.load_game("mushka_classic", {"players": 3, "remiz": "7"})
+    game = pyspiel.load_game("mushka_classic", {"players": 3, "remiz": 7})
+    game = pyspiel.load_game("mushka_kopilka(redistribution=old)")
 
-Every house-rule option of the variant is a string parameter holding its
-text form (as in records and ``-o name=value``); ``players`` is the table
-size, ``dealer`` the dealer of the deal.  A state is a
+Every house-rule option of the variant is a parameter of the type of its
+default: booleans as bool, numbers as int (``-1`` for an option's word:
+``privileged_remiz=-1`` is ``remiz``, ``deck=-1`` is ``auto``), other values
+as their text form with ``;`` for commas
+(``suit_values=H4;C3;D2;S1``).  ``players`` is the table size, ``dealer``
+the dealer of the deal, ``level`` ``deal`` or ``game`` (with ``max_deals``).  A state is a
 :class:`mushka.engine.steps.StepDeal`: explicit chance (each card of the deck,
 kopilka's K7 picks), imperfect information, action ids of
 :mod:`mushka.engine.ids`, tensors of :mod:`mushka.engine.encode`.  Payoffs are
