@@ -518,3 +518,42 @@ def test_k15_kopilka_tensors_show_a_lead_taken_back_until_it_is_played(kopilka):
                     assert {c for c in kopilka.deck_cards if block[pos[c]]} == held[s]
                     seen += len(held[s])
     assert seen > 0
+
+
+def _seek_takebacks(deal, rng):
+    """K15: pass until a lead has been taken back three times, then put one card on a lead
+    (drawing first where K11 allows it, to keep the hands full): the longest deals."""
+    names = {str(a): a for a in deal.legal_actions()}
+    if "pass" in names and (deal.view(None).takebacks < 3 or len(deal.current_trick) > 1) and rng.random() < 0.97:
+        return names["pass"]
+    plays = [a for text, a in names.items() if text != "pass"]
+    draws = [a for a in plays if str(a) == "draw"]
+    if draws and rng.random() < 0.7:
+        return draws[0]
+    return rng.choice(plays) if plays else names["pass"]
+
+
+@pytest.mark.parametrize("options", [{}, {"renege": "forbid"}, {"suit_values": "H9;C3;D2;S1", "remiz": 7}])
+def test_kopilka_bounds_hold_and_are_near_reached_by_deals_of_take_backs(options):
+    # K14-K19, K21-K22: the bounds are derived from the rules; a policy that seeks
+    # take-backs plays the longest, costliest deals, and must stay within them while
+    # coming close (the bounds are not loose by more than a quarter / a half).
+    rules = make_rules("kopilka", 4, **options)
+    low, high = deal_utility_bounds(rules)
+    longest, lowest = 0, 0.0
+    for seed in range(300):
+        rng = random.Random(seed)
+        deal = new_deal(rules, seed % 4, rng=seed)
+        while not deal.is_over:
+            deal.apply(_seek_takebacks(deal, rng))
+        money = deal_utility(rules, deal.result)
+        assert all(low <= u <= high for u in money)
+        assert len(deal.actions) <= max_deal_length(rules)
+        longest, lowest = max(longest, len(deal.actions)), min(lowest, *money)
+    if rules.renege == "penalty":
+        assert longest >= 0.75 * max_deal_length(rules)
+        assert lowest <= 0.5 * low
+    else:
+        # K12 forbid: a lead is taken back only when nobody holds its suit; the length
+        # bound does not read that, the money bound does.
+        assert lowest == low  # no remiz for passing: a trickless seat's remiz and the payment

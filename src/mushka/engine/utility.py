@@ -26,10 +26,19 @@ TRICKS_PER_DEAL: Final = 5
 """C13: five tricks a deal (classic, mistigri)."""
 KOPILKA_GROUP_DISCARDS: Final = 3
 """K7/K8: at most three takers discard per shared group, one group per seat."""
-KOPILKA_MAX_TRICKS: Final = 16
-"""K14/K18: a counted trick holds two cards or more of the 32."""
 KOPILKA_LEADS_PER_TRICK: Final = 4
 """K15/K19: three take-backs in a row at most before a trick counts (the fourth ends the game)."""
+
+
+def kopilka_max_tricks(rules: Rules, discards: int = 0) -> int:
+    """K14/K18: the most counted tricks of a kopilka deal after ``discards`` K7 discards.
+
+    A counted trick takes two cards out of play at least (the lead and one card
+    on it, K14), discards take one each (K7), and the deal ends after the first
+    trick that leaves a hand empty (K18): before the last trick every seat still
+    holds a card.  So ``2 (T - 1) + players + discards <= deck``.
+    """
+    return (rules.deck_size - discards - rules.players) // 2 + 1
 
 
 def deal_utility(rules: Rules, result: DealResult) -> tuple[float, ...]:
@@ -56,15 +65,21 @@ def max_deal_length(rules: Rules) -> int:
     """The most decisions (player actions) a deal can take.
 
     Classic/mistigri: one declaration each, the dealer's take (C6), five
-    tricks of every seat (C13).  Kopilka: the K7 discards, then at most 16
-    counted tricks, each after up to three take-backs (K15, K19), every lead
-    asking each seat once.
+    tricks of every seat (C13).  Kopilka: the K7 discards (three a group, a
+    group a seat at most), then the leads, each asking every seat once (K11).
+    Leads come in runs: up to three taken back (K15), then one that counts or
+    a fourth taken back that ends the deal (K19).  A deal has at most
+    :func:`kopilka_max_tricks` runs either way (a deadlock after ``T`` counted
+    tricks needs every hand still holding a card after the ``T``-th, so
+    ``T + 1`` runs at most are as many), and each discard costs a card of play.
+    A bound from the rules, not the longest deal found: no search has shown a
+    deal that reaches it.
     """
     n = rules.players
     if rules.has_trumps:
         return n + 1 + TRICKS_PER_DEAL * n
-    leads = KOPILKA_MAX_TRICKS * KOPILKA_LEADS_PER_TRICK + KOPILKA_LEADS_PER_TRICK
-    return KOPILKA_GROUP_DISCARDS * n + leads * n
+    return max(d + kopilka_max_tricks(rules, d) * KOPILKA_LEADS_PER_TRICK * n
+               for d in range(KOPILKA_GROUP_DISCARDS * n + 1))
 
 
 def deal_utility_bounds(rules: Rules) -> tuple[float, float]:
@@ -78,8 +93,13 @@ def deal_utility_bounds(rules: Rules) -> tuple[float, float]:
         low = -max(remiz * stake + flush, mushka)
         gain = (TRICKS_PER_DEAL * rules.trick_value + rules.privileged_bonus) * stake + flush * (n - 1)
         return float(low), float(max(gain, mushka * (n - 1)))
-    # K12: each pass while holding the led suit costs a remiz; K22: a remiz and
-    # the game payment at the end; the pot pays out at most what is in it.
-    actions = max_deal_length(rules)
-    worst = rules.remiz * (actions // n + 1) + rules.effective_game_payment
-    return float(-worst), float(rules.ante * n + (n - 1) * worst)
+    # K12: a pass while holding the led suit costs a remiz; in a run of leads (see
+    # max_deal_length) the leaders are consecutive seats, so a seat answers three
+    # leads of a run at most.  K22: a trickless seat's remiz, then the game payment.
+    runs = kopilka_max_tricks(rules)
+    passes = (KOPILKA_LEADS_PER_TRICK - 1) * runs if rules.renege == "penalty" else 0
+    worst = rules.remiz * (passes + 1) + rules.effective_game_payment
+    # K21-K22.2: what a seat receives is its tricks' worth, each its suit's value, and
+    # one trick (the A♠'s, K21) worth double.
+    best = (runs + 1) * max(rules.suit_values)
+    return float(-worst), float(best)
