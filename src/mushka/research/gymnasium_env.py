@@ -3,8 +3,8 @@
 ::
 
     import gymnasium as gym
-    from mushka.research.gymnasium_env import MushkaEnv
-    env = MushkaEnv("classic", players=4, opponents="heuristic")
+    import mushka.research.gymnasium_env  # registers mushka/Classic-v0, mushka/Mistigri-v0, mushka/Kopilka-v0
+    env = gym.make("mushka/Classic-v0", players=4, opponents="heuristic")
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
 
@@ -22,6 +22,10 @@ would change the distribution of deals: its episode is one *no-decision
 step*.  The action space has one id more than the engine's,
 ``NO_DECISION = num_distinct_actions``, the only legal id in that state;
 stepping it ends the episode with the deal's reward.
+
+Importing the module registers one Gymnasium id a variant (:data:`ENV_IDS`);
+``gym.make("mushka.research.gymnasium_env:mushka/Kopilka-v0")`` imports it
+on the way.  Keyword arguments of ``gym.make`` go to :class:`MushkaEnv`.
 """
 
 from __future__ import annotations
@@ -134,3 +138,18 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
             print(text)
             return None
         return text
+
+
+ENV_IDS: dict[str, str] = {"classic": "mushka/Classic-v0", "mistigri": "mushka/Mistigri-v0",
+                           "kopilka": "mushka/Kopilka-v0"}
+"""The Gymnasium id of each variant (``gym.make(ENV_IDS["kopilka"], level="game")``)."""
+
+
+def register_envs() -> None:
+    """Register :data:`ENV_IDS` with Gymnasium (done on import; again is harmless)."""
+    for variant, env_id in ENV_IDS.items():
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point=f"{__name__}:MushkaEnv", kwargs={"variant": variant})
+
+
+register_envs()

@@ -17,8 +17,57 @@ from mushka.engine.deal import Deal, sample_order
 from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.ids import action_space
 from mushka.engine.steps import StepDeal
+from mushka.engine.utility import TRICKS_PER_DEAL, deal_utility_bounds
 from mushka.rules import Rules
-from mushka.steps import DEFAULT_MAX_DEALS, StepGame, score_size
+from mushka.steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, score_size
+
+Bounds = tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]
+
+
+def observation_bounds(rules: Rules, layout: Layout, level: str, max_deals: int) -> Bounds:
+    """Finite ``(low, high)`` of every entry of a tensor of ``layout`` (the score sheet last at
+    ``level="game"``): 0..1 but the money and the records, bounded by what the rules let a
+    seat lose or win (:mod:`mushka.engine.utility`, :func:`mushka.steps.game_utility_bounds`)."""
+    n = rules.players
+    low = np.zeros(layout.size, np.float32)
+    high = np.ones(layout.size, np.float32)
+    names = {name for name, _ in layout.segments}
+
+    def put(name: str, start: int, stop: int, lo: float, hi: float) -> None:
+        where = layout.slice(name)
+        low[where][start:stop] = lo
+        high[where][start:stop] = hi
+
+    if level == "game":
+        loss, gain = game_utility_bounds(rules, max_deals)
+    else:
+        loss, gain = deal_utility_bounds(rules)
+    if not rules.has_trumps:
+        # K3, K24: the tensors scale the money by the antes of a game.  A deal on its own starts
+        # like game 1 (every ante paid); a session's balances are the game's money so far, its
+        # pot what the seats paid in (never below zero, K22.2).
+        scale = max(1, rules.ante * n)
+        if level == "game":
+            balance = (loss, gain)
+            pot = -n * loss
+        else:
+            balance = (loss - rules.ante, gain - rules.ante)
+            pot = rules.ante * n - n * loss
+        put("balances", 0, n, balance[0] / scale, balance[1] / scale)
+        put("pot", 0, 1, 0.0, pot / scale)
+    if "score" in names:
+        if rules.has_trumps:
+            # C16-C20: a record is above zero before the partie's last deal, which writes off at
+            # most five tricks and the MI7 bonus; remizes (C18, MI6) raise it once a deal.
+            scale = float(rules.initial_record)
+            lowest = min(0, 1 - (TRICKS_PER_DEAL * rules.trick_value + rules.privileged_bonus))
+            remiz = max(rules.remiz, rules.effective_privileged_remiz)
+            put("score", 0, n, lowest / scale, (rules.initial_record + max_deals * remiz) / scale)
+        else:
+            scale = float(max(1, rules.ante * n))
+            # No records in kopilka: those entries stay 0 (in the space's 0..1).
+        put("score", n, 2 * n, loss / scale, gain / scale)
+    return low, high
 
 
 class Table:
@@ -55,15 +104,7 @@ class Table:
             # The score sheet follows the deal's tensor (mushka.steps.score_size).
             layout = Layout((*layout.segments, ("score", score_size(rules))))
         self.obs_size = layout.size
-        # Every entry is 0..1 but kopilka's money, scaled by the antes in the pot (K3, K24).
-        self.obs_low = np.zeros(layout.size, np.float32)
-        self.obs_high = np.ones(layout.size, np.float32)
-        for name, _ in layout.segments:
-            if name in ("balances", "pot", "score"):
-                where = layout.slice(name)
-                self.obs_high[where] = np.inf
-                if name in ("balances", "score"):
-                    self.obs_low[where] = -np.inf
+        self.obs_low, self.obs_high = observation_bounds(rules, layout, level, max_deals)
         self.rng = random.Random()
         self.dealer = 0
         self.steps = self._new_steps(0)
