@@ -46,15 +46,15 @@ def observation_bounds(rules: Rules, layout: Layout, level: str, max_deals: int)
         # K3, K24: the tensors scale the money by the antes of a game.  A deal on its own starts
         # like game 1 (every ante paid); a session's balances are the game's money so far, its
         # pot what the seats paid in (never below zero, K22.2).
-        scale = max(1, rules.ante * n)
+        money = float(max(1, rules.ante * n))
         if level == "game":
             balance = (loss, gain)
             pot = -n * loss
         else:
             balance = (loss - rules.ante, gain - rules.ante)
             pot = rules.ante * n - n * loss
-        put("balances", 0, n, balance[0] / scale, balance[1] / scale)
-        put("pot", 0, 1, 0.0, pot / scale)
+        put("balances", 0, n, balance[0] / money, balance[1] / money)
+        put("pot", 0, 1, 0.0, pot / money)
     if "score" in names:
         if rules.has_trumps:
             # C16-C20: a record is above zero before the partie's last deal, which writes off at
