@@ -37,3 +37,30 @@ def test_example_runs(script, args, expect):
     out = subprocess.run([sys.executable, str(ROOT / "examples" / script), *args], capture_output=True, text=True,
                          timeout=600, check=True)
     assert expect in out.stdout
+
+
+def test_openspiel_evaluate_bots_needs_the_examples_restart_at():
+    # docs/research.md: OpenSpiel's Python ISMCTSBot has no restart_at, which evaluate_bots
+    # calls first; the example's RestartableISMCTS adds it.  Should OpenSpiel add it, this
+    # test fails and the example's class can go.
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        from openspiel_ismcts import RestartableISMCTS
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    game = pyspiel.load_game("mushka_classic", {"players": 3})
+
+    def bots(cls):
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+        first = cls(game, evaluator, uct_c=2.0, max_simulations=5, random_state=np.random.RandomState(1))
+        return [first, *(pyspiel.make_uniform_random_bot(seat, seat) for seat in (1, 2))]
+
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        evaluate_bots.evaluate_bots(game.new_initial_state(), bots(ismcts.ISMCTSBot), np.random.RandomState(1))
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots(RestartableISMCTS), np.random.RandomState(1))
+    assert len(returns) == 3
+    assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
