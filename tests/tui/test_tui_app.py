@@ -177,7 +177,8 @@ def test_c7_c14_c17_whole_classic_deal_by_keys_then_quit_saves_a_record_that_rep
         for seat in range(4):
             name = render.seat_name(table.names, seat, 0, "en")
             row = next(line for line in summary.plain.splitlines() if line.startswith(name))
-            assert row.split()[-1] == str(records[seat])
+            # Seat, tricks, change, then the record (the why follows it).
+            assert row[render.NAME_WIDTH + 1:].split()[2] == str(records[seat]), row
         await pilot.press("enter")
         await settle(pilot)
         check_score_shown(app)

@@ -29,7 +29,7 @@ from mushka.engine import Action, Kind, Phase
 from mushka.engine.refusal import refusal_words
 from mushka.errors import MushkaError
 from mushka.i18n import tr
-from mushka.tui import render
+from mushka.tui import dealend, render
 from mushka.tui.moves import Mode, Selection, active_cards, confirm_action, first_active, hand_in_order, has_kind
 from mushka.tui.rulesinfo import rules_summary
 from mushka.tui.screens import ActionInputScreen, ConfirmScreen, TextScreen
@@ -245,9 +245,11 @@ class PlayApp(App[Path | None]):
                 self._summarised += 1
                 self._autosave()
                 view = self.table.view()
-                body = render.deal_summary(view, self._summarised, self.table.names, self.table.human, self.lang)
-                # After the last deal, Enter leads to the game's result, not to a next deal.
-                key = "tui.key_result" if self.table.is_over else "tui.key_next"
+                body = dealend.deal_summary(view, self._summarised, self.table.names, self.table.human, self.lang)
+                # After the last deal, Enter leads to the game's result, not to a next deal
+                # (in kopilka, a next game: the header counts games, K4).
+                next_key = "tui.key_next" if view.deal.rules.has_trumps else "tui.key_next_game"
+                key = "tui.key_result" if self.table.is_over else next_key
                 self._open(TextScreen(body, self.lang, kind="summary", keys=[("Enter", key)]))
                 return
             if self.table.is_over:

@@ -313,10 +313,21 @@ TRUMP_ONLY_NOT = frozenset({"d"})
 """Kopilka's draw (K11), which classic and mistigri do not have."""
 
 
+def may_take(view: GameView) -> bool:
+    """C6: whether the viewer may still take the turned-up card in this deal (the dealer, while
+    the declarations last, at a table that allows it, before he has taken it)."""
+    deal = view.deal
+    return (deal.rules.has_trumps and deal.rules.dealer_takes_turnup and deal.seat == deal.dealer
+            and deal.phase is Phase.DECLARE and not deal.turnup_taken and not view.is_over)
+
+
 def key_bar(view: GameView, selection: Selection, lang: str) -> Text:
-    """The keys of the game screen in this variant; those that do something now are bright."""
+    """The keys of the game screen in this variant; those that do something now are bright.
+    The take key is offered only to whoever may take (C6)."""
     usable = usable_keys(view, selection)
     absent = TRUMP_ONLY_NOT if view.deal.rules.has_trumps else NO_TRUMP_KEYS
+    if "t" not in usable and not may_take(view):
+        absent = absent | {"t"}
     out = Text()
     for i, (key, what) in enumerate(k for k in KEYS if k[0] not in absent):
         if i:
@@ -435,7 +446,10 @@ def _result_note(result: DealResult, names: Sequence[str], human: int, lang: str
     if result.lone is not None:
         notes.append(tr("tui.note_lone", lang, name=seat_name(names, result.lone, human, lang)))
     if result.flush_seat is not None:
-        notes.append(tr("tui.note_flush", lang, name=seat_name(names, result.flush_seat, human, lang)))
+        # Five of a suit: C22 in classic, MI9 in mistigri; the amount is the side account's.
+        amount = result.side[result.flush_seat] if result.side else 0
+        notes.append(tr("tui.note_flush", lang, name=seat_name(names, result.flush_seat, human, lang),
+                        amount=f"{amount:+d}", rule="MI9" if result.variant == "mistigri" else "C22"))
     if result.out is not None:
         notes.append(tr("tui.note_out", lang, name=seat_name(names, result.out, human, lang)))
     if result.deadlock:
@@ -461,45 +475,6 @@ def balances_after(rules: Rules, history: Sequence[DealResult]) -> list[list[int
     for result in history:
         balances = [b + m for b, m in zip(balances, result.money, strict=True)]
         out.append(list(balances))
-    return out
-
-
-def deal_summary(view: GameView, number: int, names: Sequence[str], human: int, lang: str) -> Text:
-    """The short summary shown when deal ``number`` is over."""
-    rules = view.deal.rules
-    result = view.history[number - 1]
-    out = Text(tr("tui.deal_over", lang, number=number,
-                  dealer=seat_name(names, result.dealer, human, lang)) + "\n\n", style="bold")
-    if rules.has_trumps:
-        after = records_after(rules, view.history[:number])[-1]
-        out.append(_pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_tricks", lang), 7)
-                   + _pad(tr("tui.col_change", lang), 9) + tr("tui.col_record", lang) + "\n", style="dim")
-        for seat in range(rules.players):
-            standing = bool(result.standing) and result.standing[seat]
-            if standing:
-                tricks = str(result.tricks[seat])
-            elif result.mushka is not None:
-                tricks = tr("tui.not_declared", lang)  # C22/MI13: stopped before he declared
-            else:
-                tricks = tr("tui.decl_pass", lang)
-            delta = result.record_delta[seat] if result.record_delta else 0
-            change = f"{delta:+d}" if standing and result.mushka is None else "—"
-            style = "bold" if seat == human else ""
-            out.append(_pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " " + _pad(tricks, 7)
-                       + _pad(change, 9) + str(after[seat]) + "\n", style=style)
-    else:
-        after = balances_after(rules, view.history[:number])[-1]
-        out.append(_pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_tricks", lang), 7)
-                   + _pad(tr("tui.col_change", lang), 9) + tr("tui.col_balance", lang) + "\n", style="dim")
-        for seat in range(rules.players):
-            style = "bold" if seat == human else ""
-            out.append(_pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " "
-                       + _pad(str(result.tricks[seat]), 7) + _pad(f"{result.money[seat]:+d}", 9)
-                       + f"{after[seat]:+d}\n", style=style)
-        out.append(tr("tui.pot_now", lang, pot=result.pot) + "\n")
-    for note in _result_note(result, names, human, lang):
-        out.append("• " + note + "\n")
-    out.rstrip()
     return out
 
 
