@@ -21,6 +21,11 @@ from mushka.rules import Rules
 from mushka.tui.render import NAME_WIDTH, _pad, _result_note, balances_after, records_after, seat_name
 
 
+def signed(amount: int) -> str:
+    """An amount with its sign, the minus a typographic one as in the other columns' words."""
+    return f"{amount:+d}".replace("-", "−")
+
+
 def special_rule(variant: str) -> str:
     """The rule of the мушка won with a special hand: MI13 in mistigri, C22 elsewhere."""
     return "MI13" if variant == "mistigri" else "C22"
@@ -61,7 +66,7 @@ def why_trumps(result: DealResult, rules: Rules, seat: int, names: Sequence[str]
         rule = flush_rule(result.variant)
         if seat == result.flush_seat:
             each = side // max(1, rules.players - 1)
-            parts.append(tr("tui.why_flush_paid", lang, amount=f"{side:+d}", each=each, rule=rule))
+            parts.append(tr("tui.why_flush_paid", lang, amount=signed(side), each=each, rule=rule))
         else:
             holder = seat_name(names, result.flush_seat, human, lang)
             parts.append(tr("tui.why_flush_pays", lang, amount=-side, name=holder, rule=rule))
@@ -87,8 +92,8 @@ def why_kopilka(result: DealResult, rules: Rules, seat: int, lang: str) -> str:
     # cut because the pot ran short (K22): said as one amount, never folded into another.
     rest = result.money[seat] - (paid - remiz - payment)
     if rest:
-        parts.append(tr("tui.why_k_rest", lang, amount=f"{rest:+d}"))
-    return "; ".join(parts)
+        parts.append(tr("tui.why_k_rest", lang, amount=signed(rest)))
+    return "; ".join(parts) + (" (K12, K22)" if rest else " (K22)")
 
 
 def deal_summary(view: GameView, number: int, names: Sequence[str], human: int, lang: str) -> Text:
@@ -150,10 +155,9 @@ add_texts({
                            "пять одной масти: {amount} в отдельный счёт, по {each} с каждого ({rule})"),
     "tui.why_flush_pays": ("pays {amount} to {name} for five of a suit ({rule})",
                            "платит {amount} игроку {name} за пять одной масти ({rule})"),
-    "tui.why_k_tricks": ("tricks: {n}, +{amount} from the pot (K22)", "взяток: {n}, +{amount} из кассы (K22)"),
-    "tui.why_k_remiz": ("no trick: remiz −{amount} (K22)", "без взятки: ремиз −{amount} (K22)"),
-    "tui.why_k_out": ("went out first: no game payment (K22)", "снёс карты первым: не платит за игру (K22)"),
-    "tui.why_k_payment": ("game payment −{amount} (K22)", "плата за игру −{amount} (K22)"),
-    "tui.why_k_rest": ("penalty passes or a cut payment {amount} (K12, K22)",
-                       "штрафные пасы или урезанная плата {amount} (K12, K22)"),
+    "tui.why_k_tricks": ("tricks {n}: +{amount}", "взяток {n}: +{amount}"),
+    "tui.why_k_remiz": ("remiz −{amount}", "ремиз −{amount}"),
+    "tui.why_k_out": ("went out first: no game payment", "снёс первым: за игру не платит"),
+    "tui.why_k_payment": ("game payment −{amount}", "за игру −{amount}"),
+    "tui.why_k_rest": ("penalty passes or a cut payment {amount}", "штрафные пасы или урезанная плата {amount}"),
 })

@@ -37,7 +37,7 @@ class TextScreen(ModalScreen[str]):
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > Vertical {
-        width: 78; max-width: 100%; height: auto; max-height: 100%;
+        width: 110; max-width: 100%; height: auto; max-height: 100%;
         border: round $accent; background: $surface; padding: 0 1;
     }
     TextScreen VerticalScroll { height: auto; max-height: 19; }
