@@ -22,6 +22,7 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "mushka.cli.demo",
     "mushka.cli.replay_cmd",
+    "mushka.cli.review_cmd",
     "mushka.cli.rules_cmd",
     "mushka.cli.bench_cmd",
     "mushka.cli.play_cmd",

@@ -1,0 +1,345 @@
+"""The review of a recorded game: each decision of one seat against the expert's.
+
+For every decision of the seat (a position where it had more than one legal
+action), the review rebuilds what that seat saw, asks the expert level what
+it would play there, and, where the two differ, measures how much money the
+difference is worth to the seat on average, with the search's own tools:
+worlds drawn as the expert draws them (:class:`~mushka.bots.sampler.WorldSampler`,
+with the same beliefs about the others' declarations and plays), each world
+played out once after the expert's move and once after the move played, with
+the same random numbers (:func:`~mushka.bots.value.world_values`), valued in
+money at the end of the partie or session (:class:`~mushka.bots.value.Outlook`,
+C21, K23).  The loss is the mean of those paired differences (0 where the
+estimate finds the move played no worse), and its error is the standard error
+of that mean.
+
+The review is deterministic given the record: the expert plays with its
+budget of playouts and no time limit, and every decision's random numbers are
+seeded from the record itself (:func:`decision_seed`: the deal's cards, its
+dealer, the deal's number and the action's place in it), never from the
+clock.  A move the expert would make itself therefore costs exactly 0: the
+review asks the expert under that very seed, and a move that is the expert's
+choice is not measured at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import random
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from mushka.bots.base import make_bot
+from mushka.bots.belief import BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS
+from mushka.bots.levels import level
+from mushka.bots.playout import Playout, Root
+from mushka.bots.sampler import WorldSampler
+from mushka.bots.search import SearchBot, thinks
+from mushka.bots.value import Outlook, world_values
+from mushka.cards import Card
+from mushka.engine import Action, Deal, Kind, Phase, new_deal
+from mushka.errors import MushkaError, RecordError
+from mushka.i18n import add_texts, tr
+from mushka.match import Game, GameView, new_game
+from mushka.records import Record, replay
+
+EXPERT = "expert"
+"""The level the review measures against."""
+
+WORLDS = 200
+"""Worlds on which a move that differs from the expert's is measured against it."""
+
+_BELIEFS = (BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS)  # SearchBot's ``belief`` 0..3
+
+
+class ReviewError(MushkaError):
+    """The review cannot be made: a seat that is not at the table, or a bad budget."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the reviewed seat."""
+
+    deal: int
+    """The deal's number in the record, from 1."""
+    index: int
+    """The action's place among the deal's actions, from 1."""
+    seat: int
+    phase: Phase
+    position: str
+    """What the seat saw, in words (hand, trump, the trick so far)."""
+    choice: Action
+    """What was played."""
+    best: Action
+    """What the expert would play."""
+    loss: float
+    """The money the difference is worth to the seat on average (0 where the two agree)."""
+    error: float
+    """The standard error of ``loss`` (0 where the two agree)."""
+    worlds: int
+    """Worlds the difference was measured on (0 where the two agree)."""
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the move played is the expert's."""
+        return self.choice == self.best
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON form (actions as their text forms, ``stand 7H 8D``)."""
+        return {
+            "deal": self.deal, "index": self.index, "seat": self.seat, "phase": self.phase.name.lower(),
+            "position": self.position, "choice": str(self.choice), "best": str(self.best),
+            "loss": round(self.loss, 4), "error": round(self.error, 4), "worlds": self.worlds,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """Every decision of one seat in a recorded game, against the expert's."""
+
+    seat: int
+    decisions: tuple[Decision, ...]
+
+    def costliest(self, count: int = 3) -> list[Decision]:
+        """The ``count`` decisions with the largest loss (none that cost 0), costliest first."""
+        costly = [d for d in self.decisions if d.loss > 0]
+        return sorted(costly, key=lambda d: (-d.loss, d.deal, d.index))[:count]
+
+    @property
+    def total(self) -> float:
+        """The sum of the losses: the money the seat's departures from the expert cost."""
+        return sum(d.loss for d in self.decisions)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"decisions": [...]}``, each decision marked ``costly`` when among the three costliest."""
+        top = {(d.deal, d.index) for d in self.costliest()}
+        return {"decisions": [{**d.to_json(), "costly": (d.deal, d.index) in top} for d in self.decisions]}
+
+
+def decision_seed(deck: Sequence[Card], dealer: int, deal: int, index: int) -> int:
+    """The seed of the review's random numbers for one decision, from the record alone.
+
+    ``deck`` and ``dealer`` are the deal's (as the record lists them),
+    ``deal`` its number from 1 and ``index`` the action's place in it from 1.
+    """
+    text = f"{' '.join(c.code for c in deck)}|{dealer}|{deal}|{index}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def expert_bot(level_id: str = EXPERT) -> SearchBot:
+    """The bot of level ``level_id`` with its budget of playouts and no limit in seconds.
+
+    A time limit would make the choice depend on the machine's speed; the
+    review must give the same answer everywhere.
+    """
+    spec = level(level_id).spec
+    name, _, args = spec.partition(":")
+    parts = [p for p in args.split(",") if p and not p.startswith("seconds=")]
+    bot = make_bot(f"{name}:{','.join([*parts, 'seconds=0'])}")
+    if not isinstance(bot, SearchBot):
+        raise ReviewError("review_not_search", level=level_id)
+    return bot
+
+
+def expert_choice(bot: SearchBot, view: GameView, seed: int) -> Action:
+    """What ``bot`` plays from ``view`` with the random numbers of ``seed`` (see :func:`decision_seed`)."""
+    return bot.choose(view, random.Random(seed))
+
+
+def measure(bot: SearchBot, view: GameView, best: Action, choice: Action, seed: int,
+            worlds: int = WORLDS) -> tuple[float, float, int]:
+    """How much more ``best`` is worth than ``choice`` to the view's seat: (mean, standard error, worlds).
+
+    The worlds are drawn as ``bot`` draws them for its own search (the same
+    beliefs, the same weights) and each is played out after both moves with
+    the same random numbers, so the difference is measured on equal terms.
+    """
+    d = view.deal
+    believe = bot.believe if thinks(d.phase, bot.believe_phases) else 0
+    sampler = WorldSampler(d, believe=believe, records=view.records, model=_BELIEFS[bot.belief],
+                           seatwise=bot.seatwise)
+    outlook = Outlook.of(view, bot.tau)
+    playout = Playout(d.rules, outlook.records, epsilon=bot.epsilon, last_game=outlook.last_game)
+    root = Root.of(d)
+    weigh = bool(bot.weigh) and d.rules.has_trumps
+    rng = random.Random(seed ^ 0x5EED)
+    moves = random.Random()
+    cands = [best, choice]
+    s1 = s2 = w_sum = w_sq = 0.0
+    count = 0
+    for _ in range(worlds):
+        world = sampler.sample(rng)
+        if world is None:
+            break
+        args = sampler.last_belief_args
+        w = sampler.belief_weight(*args, plays=bot.weigh >= 2) if weigh and args is not None else 1.0
+        values = world_values(world, cands, (0, 1), rng.getrandbits(32), moves, playout, root, outlook)
+        diff = values[0] - values[1]
+        s1 += w * diff
+        s2 += w * diff * diff
+        w_sum += w
+        w_sq += w * w
+        count += 1
+    if not w_sum:
+        return 0.0, 0.0, count
+    mean = s1 / w_sum
+    ess = w_sum * w_sum / w_sq
+    if ess <= 1:
+        return mean, math.inf, count
+    var = max(0.0, s2 / w_sum - mean * mean) * ess / (ess - 1)
+    return mean, math.sqrt(var / ess), count
+
+
+# --- walking through a record -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Spot:
+    deal: int
+    index: int
+    view: GameView
+    choice: Action
+    seed: int
+
+
+def _spots(record: Record, seat: int) -> Iterator[_Spot]:
+    """Every decision of ``seat`` in ``record`` (checked beforehand), in the order played."""
+    rules = record.rules()
+    if record.level == "deal":
+        from mushka.bots.base import deal_game_view
+
+        d = record.deals[0]
+        deal = new_deal(rules, d.dealer, deck=d.deck, picks=d.picks, **d.state)
+        for i, action in enumerate(d.actions, 1):
+            if deal.to_act == seat and len(deal.legal_actions()) > 1:
+                yield _Spot(1, i, deal_game_view(deal, seat), action, decision_seed(d.deck, d.dealer, 1, i))
+            deal.apply(action)
+        return
+    extra = {"max_deals": record.meta["max_deals"]} if record.meta.get("max_deals") is not None else {}
+    game: Game = new_game(rules, first_dealer=record.first_dealer, rng=0, decks=[d.deck for d in record.deals],
+                          picks=[d.picks for d in record.deals], **extra)
+    for number, d in enumerate(record.deals, 1):
+        for i, action in enumerate(d.actions, 1):
+            current: Deal = game.deal
+            if game.to_act == seat and len(current.legal_actions()) > 1:
+                yield _Spot(number, i, game.view(seat), action, decision_seed(d.deck, d.dealer, number, i))
+            game.apply(action)
+
+
+def _review_spots(record_text: str, seat: int, wanted: Sequence[int], level_id: str, worlds: int,
+                  lang: str) -> list[Decision]:
+    """The decisions of ``seat`` whose order numbers are in ``wanted`` (one worker's share)."""
+    record = Record.loads(record_text)
+    bot = expert_bot(level_id)
+    keep = set(wanted)
+    out = []
+    for k, spot in enumerate(_spots(record, seat)):
+        if k not in keep:
+            continue
+        best = expert_choice(bot, spot.view, spot.seed)
+        loss = error = 0.0
+        used = 0
+        if best != spot.choice:
+            mean, error, used = measure(bot, spot.view, best, spot.choice, spot.seed, worlds)
+            loss = max(0.0, mean)
+        out.append(Decision(spot.deal, spot.index, seat, spot.view.deal.phase, position(spot.view, lang),
+                            spot.choice, best, loss, error, used))
+    return out
+
+
+def review(record: Record, seat: int, *, level_id: str = EXPERT, worlds: int = WORLDS, workers: int = 0,
+           lang: str = "en") -> Review:
+    """Review every decision of ``seat`` in ``record`` against level ``level_id``.
+
+    The record is replayed and checked first (a broken one raises its
+    :class:`RecordError`, naming the deal, the action and the rule); a seat
+    that is not at the table raises :class:`ReviewError`.  ``workers``
+    processes share the decisions (0: one per core, at most 2 on a small
+    machine); the result does not depend on their number.  ``lang`` is the
+    language of the positions' descriptions.
+    """
+    replay(record)
+    players = record.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ReviewError("review_seat", rule="C1" if record.variant != "kopilka" else "K1",
+                          seat=seat, players=players, last=players - 1)
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+        raise ReviewError("review_worlds", worlds=worlds)
+    expert_bot(level_id)  # an unknown level is refused here, before any work
+    count = sum(1 for _ in _spots(record, seat))
+    if workers <= 0:
+        workers = min(os.cpu_count() or 1, 4)
+    workers = max(1, min(workers, count))
+    text = record.dumps(indent=None)
+    shares = [list(range(w, count, workers)) for w in range(workers)]
+    if workers == 1:
+        decisions = _review_spots(text, seat, shares[0], level_id, worlds, lang)
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = pool.map(_review_spots, [text] * workers, [seat] * workers, shares, [level_id] * workers,
+                             [worlds] * workers, [lang] * workers)
+            decisions = [d for part in parts for d in part]
+    decisions.sort(key=lambda d: (d.deal, d.index))
+    return Review(seat, tuple(decisions))
+
+
+# --- words ------------------------------------------------------------------------
+
+
+def action_words(action: Action, lang: str = "en") -> str:
+    """An action as a player says it: ``stand, exchanging 7♥ 8♦``, ``играю, прикуп вместо 7♥``."""
+    cards = " ".join(c.display(lang) for c in action.cards)
+    kind = action.kind
+    if kind is Kind.PLAY:
+        return cards
+    if kind is Kind.STAND and action.mask:
+        return tr("review.act.exchange", lang, cards=cards)
+    if kind is Kind.TAKE or kind is Kind.DISCARD:
+        return tr(f"review.act.{kind.name.lower()}", lang, cards=cards)
+    return tr(f"review.act.{kind.name.lower()}", lang)
+
+
+def position(view: GameView, lang: str = "en") -> str:
+    """What the seat saw when it decided, in one line: phase, hand, trump, the trick so far."""
+    d = view.deal
+    parts = [tr(f"review.phase.{d.phase.name.lower()}", lang),
+             tr("review.hand", lang, cards=" ".join(c.display(lang) for c in d.hand))]
+    if d.trump is not None and d.turnup is not None:
+        parts.append(tr("review.trump", lang, card=d.turnup.display(lang)))
+    if d.trick:
+        played = ", ".join(tr("review.by", lang, card=c.display(lang), seat=s) for s, c in d.trick)
+        parts.append(tr("review.trick", lang, cards=played))
+    elif d.phase == Phase.PLAY:
+        parts.append(tr("review.lead", lang))
+    return "; ".join(parts)
+
+
+add_texts({
+    "review.act.pass": ("pass", "пас"),
+    "review.act.stand": ("stand pat", "играю без прикупа"),
+    "review.act.exchange": ("stand, exchanging {cards}", "играю, прикуп вместо {cards}"),
+    "review.act.take": ("take the turned-up card, discarding {cards}", "беру открытую карту, сброс {cards}"),
+    "review.act.draw": ("draw from the talon", "прикуп из талона"),
+    "review.act.discard": ("discard {cards}", "сброс {cards}"),
+    "review.phase.declare": ("declaring", "объявление"),
+    "review.phase.redistribute": ("sharing out", "раздача мастей"),
+    "review.phase.play": ("trick play", "розыгрыш"),
+    "review.phase.over": ("deal over", "сдача окончена"),
+    "review.hand": ("hand {cards}", "на руке {cards}"),
+    "review.trump": ("trump card {card}", "козырь {card}"),
+    "review.trick": ("on the trick {cards}", "во взятке {cards}"),
+    "review.by": ("{card} (seat {seat})", "{card} (место {seat})"),
+    "review.lead": ("leading the trick", "первый ход во взятке"),
+    "error.review_seat": ("there is no seat {seat} at this table: its {players} seats are 0 to {last}",
+                          "места {seat} за этим столом нет: его {players} места — от 0 до {last}"),
+    "error.review_worlds": ("the number of worlds must be a whole number of at least 1, not {worlds}",
+                            "число раскладов должно быть целым, не меньше 1, а не {worlds}"),
+    "error.review_not_search": ("the level {level!r} does not search: it cannot value moves",
+                                "уровень {level!r} не ведёт перебор и не может оценить ходы"),
+})
+
+__all__ = ["EXPERT", "WORLDS", "Decision", "RecordError", "Review", "ReviewError", "action_words",
+           "decision_seed", "expert_bot", "expert_choice", "measure", "position", "review"]
