@@ -20,9 +20,25 @@ function isSet(value) {
  * `passed`, `not_declared` (a мушка stopped the deal first) or `played`
  * (kopilka); `change` the record change (classic, mistigri) or the money
  * change (kopilka); `parts` the reasons, each `{amount, text, rule}`.
+ * A five of a suit's side payment (C22 in classic, MI9 in mistigri) is a part
+ * of its own, marked `side: true`: it is money in the side account, not part
+ * of the record's change.  `opts.gamePayment` (kopilka) is the table's game
+ * payment, so that it and penalty passes are told apart (K22, K12).
  */
-export function explainSeat(result, seat, variant) {
-  if (variant === "kopilka") return kopilkaSeat(result, seat);
+export function explainSeat(result, seat, variant, opts = {}) {
+  if (variant === "kopilka") return kopilkaSeat(result, seat, opts.gamePayment);
+  const out = trumpSeat(result, seat, variant);
+  const side = (result.side && result.side[seat]) || 0;
+  if (side && isSet(result.flush_seat)) {
+    const rule = variant === "mistigri" ? "MI9" : "C22";
+    const others = Math.max(1, result.side.length - 1);
+    const text = result.flush_seat === seat ? t("why_flush_holder", { each: Math.round(side / others) }) : t("why_flush_payer");
+    out.parts.push({ amount: side, text, rule, side: true });
+  }
+  return out;
+}
+
+function trumpSeat(result, seat, variant) {
   const tricks = result.tricks[seat] || 0;
   const standing = !!(result.standing && result.standing[seat]);
   const parts = [];
@@ -55,7 +71,7 @@ export function explainSeat(result, seat, variant) {
   return { seat, state: "stood", tricks, change: delta, parts };
 }
 
-function kopilkaSeat(result, seat) {
+function kopilkaSeat(result, seat, gamePayment) {
   const tricks = result.tricks[seat] || 0;
   const money = (result.money && result.money[seat]) || 0;
   const remiz = (result.remiz && result.remiz[seat]) || 0;
@@ -64,12 +80,18 @@ function kopilkaSeat(result, seat) {
   const parts = [];
   if (won) parts.push({ amount: won, text: t(tricks === 1 ? "why_k_tricks_one" : "why_k_tricks", { n: tricks }), rule: "K21" });
   if (remiz) parts.push({ amount: -remiz, text: t("why_k_remiz"), rule: "K22" });
-  // The rest went into the pot: the game payment (K22) and penalty passes (K12),
-  // or it is a trick payment a short pot cut (K22).
-  const rest = money - won + remiz;
+  // The rest went into the pot: the game payment (K22), penalty passes (K12),
+  // or it is a trick payment a short pot cut (K22).  Each is its own line when
+  // the table's game payment is known.
+  const exempt = result.out === seat && !result.deadlock;
+  let rest = money - won + remiz;
+  if (!exempt && Number.isFinite(gamePayment) && gamePayment > 0) {
+    parts.push({ amount: -gamePayment, text: t("why_k_game_payment"), rule: "K22" });
+    rest += gamePayment;
+  }
   if (rest < 0) {
-    const exempt = result.out === seat;
-    parts.push({ amount: rest, text: exempt ? t("why_k_penalty") : t("why_k_payment"), rule: exempt ? "K12" : "K22" });
+    const known = exempt || Number.isFinite(gamePayment);
+    parts.push({ amount: rest, text: known ? t("why_k_penalty") : t("why_k_payment"), rule: known ? "K12" : "K22" });
   } else if (rest > 0) {
     parts.push({ amount: rest, text: t("why_k_other"), rule: "K22" });
   }
@@ -113,7 +135,7 @@ export function stateWord(state) {
  * The items add up to `result.money` (a test checks it).
  *
  * Kopilka: the ante (K3), every game's money (K22) and the pot taken at the
- * end (K23).  Classic and mistigri: the side account (MI9) and the records
+ * end (K23).  Classic and mistigri: the side account (C22, MI9) and the records
  * taken by the winner (C21).
  */
 export function moneyItems(view, variant, ante) {
@@ -125,7 +147,9 @@ export function moneyItems(view, variant, ante) {
     view.history.forEach((r, i) => items.push({ label: t("game_n", { n: i + 1 }), rule: "K22", values: r.money.slice() }));
     items.push({ label: t("item_pot"), rule: "K23", values: (res.settlement || []).slice() });
   } else {
-    if (res.side && res.side.some((x) => x !== 0)) items.push({ label: t("side_account"), rule: "MI9", values: res.side.slice() });
+    // Five of a suit: C22 in classic, MI9 in mistigri.
+    const sideRule = variant === "mistigri" ? "MI9" : "C22";
+    if (res.side && res.side.some((x) => x !== 0)) items.push({ label: t("side_account"), rule: sideRule, values: res.side.slice() });
     items.push({ label: t("item_records"), rule: "C21", values: (res.settlement || Array(n).fill(0)).slice() });
   }
   return items;

@@ -26,7 +26,7 @@ export const panelMethods = {
     const row = (label, cells, cls = "") => h("tr", { class: cls }, h("th", { scope: "row", text: label }),
       cells.map((c) => (c instanceof Node ? c : h("td", { class: "num", text: c }))));
     const why = (result, s) => {
-      const e = explainSeat(result, s, variant);
+      const e = explainSeat(result, s, variant, { gamePayment: this.gamePayment() });
       const word = stateWord(e.state);
       let text = word || signed(e.change);
       if (isSetSeat(result.mushka)) text = result.mushka === s ? t("mushka_short") : (word || "—");

@@ -248,7 +248,7 @@ export class ReplayPage {
     const names = rp.seats.map((_, s) => this.seatName(s));
     const kopilka = rp.variant === "kopilka";
     const rows = names.map((name, s) => {
-      const e = explainSeat(end, s, rp.variant);
+      const e = explainSeat(end, s, rp.variant, { gamePayment: replayGamePayment(rp) });
       const word = stateWord(e.state);
       return h("tr", { dataset: { seat: s } }, h("td", { text: name }),
         h("td", { class: "num", text: word || String(e.tricks) }),
@@ -286,4 +286,13 @@ function normaliseOrder(order, variant) {
   if (order === "ace_high") return RANK_ORDER.classic;
   if (order === "mistigri") return RANK_ORDER.mistigri;
   return String(order).toUpperCase().replace(/10/g, "T");
+}
+
+
+/** K22: a replay's game payment after each kopilka game, when its options say it (else unknown). */
+function replayGamePayment(rp) {
+  const options = rp.options || {};
+  const value = options.game_payment === undefined || options.game_payment === "ante" ? options.ante : options.game_payment;
+  const n = value === undefined || value === null ? NaN : Number(value);
+  return Number.isFinite(n) ? n : undefined;
 }

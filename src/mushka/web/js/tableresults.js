@@ -24,7 +24,7 @@ export const resultMethods = {
     const name = (s) => seatLabel(this.table, s, this.seat);
     const headline = dealHeadline(result, variant, name);
     const rows = [...Array(this.table.players).keys()].map((s) => {
-      const e = explainSeat(result, s, variant);
+      const e = explainSeat(result, s, variant, { gamePayment: this.gamePayment() });
       const word = stateWord(e.state);
       return h("tr", { dataset: { seat: s } },
         h("th", { scope: "row", text: name(s) }),
@@ -76,6 +76,13 @@ export const resultMethods = {
         h("a", { class: "btn", href: withLang(`./?replay=${encodeURIComponent(this.tableId)}`), text: t("watch_replay") }),
         h("a", { class: "btn", href: withLang("./"), text: t("new_game") })),
       this.refusalBox());
+  },
+
+  /** K22: what each player but the one who went out pays after a kopilka game (the ante unless set). */
+  gamePayment() {
+    const value = this.optionValueOf("game_payment");
+    const n = Number(value === null || value === undefined || value === "ante" ? this.optionValueOf("ante") : value);
+    return Number.isFinite(n) ? n : undefined;
   },
 
   /** The value of option `name` at this table (its own, else the variant's default). */
