@@ -273,13 +273,13 @@ def test_the_chosen_level_is_described_in_words(open_page, live_server, page_err
     expect(blurb).not_to_be_empty()  # the default opponents are described before any choice
     page.select_option("#bot", "beginner")
     # B10: the level's name, then its blurb: no "How Expert plays: the strongest opponent: …".
-    expect(blurb).to_have_text(f"Beginner — {level('beginner').blurb('en')}.")
+    expect(blurb).to_have_text(f"Beginner level — {level('beginner').blurb('en')}.")
     assert page.locator("#bot").input_value() == "beginner"
     page.select_option("#bot", "random")
     expect(blurb).to_contain_text("at random")
     page.select_option("#bot", "casual")
     page.locator(".lang-btn[data-lang=ru]").click()
-    expect(blurb).to_have_text(f"«{level('casual').title('ru')}» — {level('casual').blurb('ru')}.")
+    expect(blurb).to_have_text(f"Уровень «{level('casual').title('ru')}» — {level('casual').blurb('ru')}.")
     assert not page_errors
 
 

@@ -365,7 +365,7 @@ export const TEXTS = {
   bot_for_timed_out: ["{name}'s time ran out: a bot is playing for {name}", "{name}: время хода вышло, за игрока играет бот"],
   bot_for_away: ["{name} is away: a bot is playing for {name}", "{name}: игрока нет за столом, за него играет бот"],
   take_seat_back: ["I'm back: take my seat", "Я вернулся: моё место"],
-  level_blurb: ["{level} — {blurb}.", "«{level}» — {blurb}."],
+  level_blurb: ["{level} level — {blurb}.", "Уровень «{level}» — {blurb}."],
   random_blurb: ["any legal card or declaration, chosen at random", "любая разрешённая карта или заявка, наугад"],
   default_level_note: ["Opponents: {level} is proposed, the strongest level; each of its moves takes at most a third of a second.",
     "Соперники: предложен уровень «{level}», самый сильный; на ход он тратит не больше трети секунды."],
