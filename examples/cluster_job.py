@@ -44,7 +44,7 @@ def main() -> int:
         print(backend.placement.text("en"), file=sys.stderr)
         for config in configs:
             row, _games = measure(config, args.sessions, seed=args.seed, backend=backend)
-            row["where"] = backend.placement.to_json()
+            row["where"] = backend.played().to_json()
             rows.append(row)
             print(f"{config.label}: {row['sessions']} sessions in {row['seconds']} s", file=sys.stderr)
     if args.save is not None:

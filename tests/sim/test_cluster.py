@@ -201,3 +201,77 @@ def test_the_example_job_runs_as_a_ray_job_would(ray_cluster, tmp_path):
     here, _ = measure(Config("heuristic ×4", ("heuristic",) * 4), 16, seed=1)
     assert rows[0]["unluckiest"] == here["unluckiest"]
     assert rows[0]["player_recoup_rate"] == here["player_recoup_rate"]
+
+
+NOISY = """
+import json, os
+from mushka.sim.cluster import ray_backend, worker_facts
+
+with ray_backend("auto") as backend:
+    # What Ray's C++ core does when a raylet dies: it writes to the process's descriptor 1.
+    os.write(1, b"(raylet) Raylet is terminated [state-dump]\\n")
+    print("a print while connected")
+    facts = backend.executor.submit(worker_facts).result(timeout=120)
+    where = backend.played().to_json()
+print(json.dumps({"where": where, "pid": facts["pid"]}))
+"""
+
+
+def test_standard_output_carries_only_what_is_printed_after_ray(ray_cluster):
+    env = dict(os.environ, RAY_ADDRESS=ray_cluster["address"])
+    done = subprocess.run([sys.executable, "-c", NOISY], env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)  # the whole of standard output is the one JSON object
+    assert out["where"]["engine"] == "ray" and out["where"]["nodes"] == 1
+    assert "Raylet is terminated" in done.stderr and "a print while connected" in done.stderr
+
+
+def test_simulate_json_on_ray_is_json_alone(ray_cluster):
+    env = dict(os.environ, RAY_ADDRESS=ray_cluster["address"])
+    done = subprocess.run([sys.executable, "-c", "from mushka.cli.main import main; main()", "simulate", "-n", "8",
+                           "-b", "random", "--seed", "2", "--json", "--cluster", "auto"],
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["where"]["engine"] == "ray"
+
+
+def test_the_where_block_counts_the_nodes_whose_batches_came_back(ray_cluster):
+    ray = ray_cluster["ray"]
+    rules = make_rules("classic", 3)
+    with ray_backend("auto") as backend:
+        run_jobs(Table.of(rules), simulation_jobs(("random",) * 3, 12, seed=4), backend=backend)
+        alive = {n["NodeID"] for n in ray.nodes() if n.get("Alive")}
+        assert backend.executor.nodes_played == alive
+        assert backend.played() == backend.placement  # one node, alive throughout
+    # A placement of two nodes at the start, one of which never returned a batch, reports one.
+    two = Backend(backend.executor, 2, Placement("ray", nodes=2, cpus=4),
+                  report=lambda: Placement("ray", nodes=len(backend.executor.nodes_played), cpus=4))
+    assert two.played().nodes == 1 and two.placement.nodes == 2
+
+
+def test_an_address_where_nothing_listens_is_refused_at_once(tmp_path):
+    # Ray itself retries such an address for minutes; mushka refuses it after one try.
+    import socket
+
+    with socket.socket() as spare:
+        spare.bind(("127.0.0.1", 0))
+        port = spare.getsockname()[1]  # closed again below: nothing listens there
+    env = dict(os.environ, RAY_ADDRESS=f"127.0.0.1:{port}")
+    for lang, words in (("en", f"no Ray cluster at 127.0.0.1:{port}: nothing answers there"),
+                        ("ru", f"кластер Ray по адресу 127.0.0.1:{port} не найден: там ничего не отвечает")):
+        done = subprocess.run([sys.executable, "-c", "from mushka.cli.main import main; main()", "simulate",
+                               "-n", "10", "--cluster", "auto", "--lang", lang],
+                              env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode != 0
+        assert words in " ".join(done.stderr.split()), done.stderr
+
+
+def test_the_probe_reads_the_address_ray_would_use(monkeypatch):
+    from mushka.sim.cluster import _target
+
+    assert _target("ray://head.example:10001") == ("head.example", 10001)
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.5:6379")
+    assert _target("auto") == ("10.0.0.5", 6379)
+    monkeypatch.setenv("RAY_ADDRESS", "http://10.0.0.5:8265")
+    assert _target("auto") is None  # a dashboard address: Ray says what it makes of it

@@ -123,7 +123,7 @@ def play_plan(table: Table, plan: list[GameJob], *, cluster: str, workers: int, 
         except KeyboardInterrupt:
             err_console.print(tr("sim.interrupted", lang, done=done, total=len(plan)))
             sys.exit(130)
-        return stats, time.perf_counter() - began, backend.placement
+        return stats, time.perf_counter() - began, backend.played()
 
 
 def check_numbers(*, games: int, jobs: int | None, max_deals: int | None, confidence: float,

@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import os
+import socket
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
-from mushka.i18n import add_texts
+from mushka.i18n import LocalText, add_texts
 from mushka.sim.errors import SimulationError
 from mushka.sim.executors import Backend, Placement
 
@@ -68,9 +71,13 @@ class RayExecutor(Executor):
     def __init__(self, *, max_retries: int = RETRIES) -> None:
         self._ray = _ray()
         self._max_retries = max_retries
+        self._on_node = self._ray.remote(on_node)
         self._remote: dict[Callable[..., Any], Any] = {}
         self._pending: dict[Any, Future[Any]] = {}
         self._closed = False
+        self.nodes_played: set[str] = set()
+        """The Ray nodes whose results came back: the nodes that played (a node lost after
+        its batches finished among them, one lost before never)."""
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         """Start ``fn(*args, **kwargs)`` as a Ray task; its future is done when the task is."""
@@ -78,15 +85,25 @@ class RayExecutor(Executor):
             raise RuntimeError("cannot submit after shutdown")
         remote = self._remote.get(fn)
         if remote is None:
-            remote = self._remote[fn] = self._ray.remote(fn).options(max_retries=self._max_retries,
-                                                                      retry_exceptions=False)
-        ref = remote.remote(*args, **kwargs)
-        future: Future[T] = ref.future()
+            # The task keeps the name of what it plays (Ray's dashboard, the workers' process titles).
+            remote = self._remote[fn] = self._on_node.options(
+                name=getattr(fn, "__name__", "task"), max_retries=self._max_retries, retry_exceptions=False)
+        ref = remote.remote(fn, *args, **kwargs)
+        inner: Future[tuple[str, T]] = ref.future()
+        future: Future[T] = Future()
         self._pending[ref] = future
-        def forget(_done: Future[T]) -> None:
-            self._pending.pop(ref, None)
 
-        future.add_done_callback(forget)
+        def done(task: Future[tuple[str, T]]) -> None:
+            self._pending.pop(ref, None)
+            try:
+                node, result = task.result()
+            except BaseException as exc:  # a game's error, a cancelled or lost task: the caller sees it
+                future.set_exception(exc)
+                return
+            self.nodes_played.add(node)
+            future.set_result(result)
+
+        inner.add_done_callback(done)
         return future
 
     @property
@@ -107,6 +124,13 @@ class RayExecutor(Executor):
                 # A cancelled task's future raises; it is finished all the same.
                 with contextlib.suppress(BaseException):
                     future.exception()
+
+
+def on_node(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> tuple[str, T]:
+    """Run ``fn`` in a Ray worker and say on which node (for the ``where`` block)."""
+    import ray
+
+    return ray.get_runtime_context().get_node_id(), fn(*args, **kwargs)
 
 
 def placement() -> Placement:
@@ -138,25 +162,91 @@ def ray_backend(address: str, *, runtime_env: dict[str, Any] | None = None, ship
         ship = address.startswith("ray://")
     if ship and "py_modules" not in env and "working_dir" not in env and "pip" not in env:
         env.update(package_env())
-    owned = False
-    if not ray.is_initialized():
+    with _stdout_to_stderr():
+        owned = False
+        if not ray.is_initialized():
+            _probe(address)
+            try:
+                # A copy: Ray replaces the local paths of the one it gets by the URIs it uploaded them to.
+                ray.init(address=address, runtime_env=copy.deepcopy(env) or None, logging_level="WARNING",
+                         log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise SimulationError("no_cluster", address=address, problem=str(exc).splitlines()[0]) from None
+            owned = True
+        elif runtime_env:
+            raise SimulationError("ray_connected", what="--runtime-env")
+        executor = RayExecutor(max_retries=max_retries)
         try:
-            # A copy: Ray replaces the local paths of the one it gets by the URIs it uploaded them to.
-            ray.init(address=address, runtime_env=copy.deepcopy(env) or None, logging_level="WARNING",
-                     log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise SimulationError("no_cluster", address=address, problem=str(exc).splitlines()[0]) from None
-        owned = True
-    elif runtime_env:
-        raise SimulationError("ray_connected", what="--runtime-env")
-    executor = RayExecutor(max_retries=max_retries)
+            where = placement()
+
+            def played() -> Placement:
+                # The nodes whose batches came back, not those alive at the start (one may
+                # have died, and its lost batches were played again elsewhere).
+                nodes = len(executor.nodes_played) or where.nodes
+                return dataclasses.replace(where, nodes=nodes)
+
+            yield Backend(executor, where.cpus, where, {"runtime_env": env}, played)
+        finally:
+            executor.shutdown(wait=False, cancel_futures=True)
+            if owned:
+                ray.shutdown()
+
+
+PROBE_SECONDS: Final = 5.0
+"""How long :func:`ray_backend` waits for the cluster's address to answer at all."""
+
+
+def _target(address: str) -> tuple[str, int] | None:
+    """The host and port ``ray.init(address)`` connects to first, where it can be told."""
+    if address.startswith("ray://"):
+        target = address
+    else:
+        target = os.environ.get("RAY_ADDRESS", "")
+        if target in ("", "auto"):
+            try:
+                # Ray's own reading of "auto": $RAY_ADDRESS, else the cluster `ray start` recorded.
+                from ray._private.services import canonicalize_bootstrap_address
+
+                target = canonicalize_bootstrap_address(address) or ""
+            except Exception:  # no cluster recorded, or Ray's lookup changed: ray.init says why
+                return None
+    target = target.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit() or "/" in target:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def _probe(address: str) -> None:
+    """Refuse at once an address where nothing listens: Ray would retry it for minutes."""
+    target = _target(address)
+    if target is None:
+        return
+    host, port = target
     try:
-        where = placement()
-        yield Backend(executor, where.cpus, where, {"runtime_env": env})
+        with socket.create_connection((host, port), timeout=PROBE_SECONDS):
+            pass
+    except OSError as exc:
+        raise SimulationError("no_cluster", address=f"{host}:{port}", problem=LocalText(
+            "sim.nothing_listens", seconds=int(PROBE_SECONDS), reason=exc.strerror or type(exc).__name__)) from None
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Send whatever is written to file descriptor 1 to 2 while Ray is connected.
+
+    Ray's C++ core and its threads write some messages (a raylet that died, with its state
+    dump) to the process's standard output whatever ``log_to_driver`` says; a run's
+    ``--json`` is printed after the cluster is left, on the real standard output."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
-        if owned:
-            ray.shutdown()
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def worker_facts() -> dict[str, Any]:
@@ -167,6 +257,10 @@ def worker_facts() -> dict[str, Any]:
 
 
 add_texts({
+    "sim.nothing_listens": (
+        "nothing answers there within {seconds} s ({reason})",
+        "там ничего не отвечает в течение {seconds} с ({reason})",
+    ),
     "error.ray_connected": (
         "{what} cannot apply: this program is connected to Ray already; give the runtime_env "
         "to its ray.init or to `ray job submit`",
@@ -182,4 +276,5 @@ add_texts({
 })
 
 
-__all__ = ["RETRIES", "RayExecutor", "package_env", "placement", "ray_backend", "worker_facts"]
+__all__ = ["PROBE_SECONDS", "RETRIES", "RayExecutor", "on_node", "package_env", "placement", "ray_backend",
+           "worker_facts"]

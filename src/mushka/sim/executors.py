@@ -101,6 +101,12 @@ class Backend:
     placement: Placement
     extra: dict[str, Any] = field(default_factory=dict)
     """Engine-specific facts for tests and benchmarks."""
+    report: Callable[[], Placement] | None = None
+    """Where the run was played, asked after it (a cluster counts the nodes that played)."""
+
+    def played(self) -> Placement:
+        """Where the games were played: the placement at the start unless the engine knows better."""
+        return self.placement if self.report is None else self.report()
 
 
 def check_cluster(cluster: str) -> str:

@@ -221,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for config in configs:
             row, games = measure(config, args.slow_sessions if config.slow else args.sessions, seed=args.seed,
                                  backend=backend)
-            row["where"] = backend.placement.to_json()
+            row["where"] = backend.played().to_json()
             rows.append(row)
             # The histogram shows the most realistic fast table: the heuristic players if there are any.
             if shown is None or config.label == "heuristic ×4":
