@@ -8,7 +8,9 @@ A run plays batches of games through a :class:`concurrent.futures.Executor`:
   cores of this machine (``--cluster local``, the default);
 * :class:`mushka.sim.cluster.RayExecutor` sends them to a Ray cluster as
   Ray tasks (``--cluster auto`` or ``--cluster ray://HOST:PORT``, with the
-  ``[cluster]`` extra).
+  ``[cluster]`` extra);
+* a Dask client's executor (``Client.get_executor()``) sends them to a Dask
+  scheduler (``--cluster dask://HOST:PORT``, with the ``[dask]`` extra).
 
 Every engine runs the same batch function on the same batches, and every
 game carries its own seed, so the games of a run do not depend on where
@@ -31,10 +33,12 @@ from mushka.sim.errors import SimulationError
 P = ParamSpec("P")
 T = TypeVar("T")
 
-CLUSTER_HELP = "local (this machine's cores), auto (the Ray cluster this machine belongs to) or ray://HOST:PORT"
+CLUSTER_HELP = ("local (this machine's cores), auto (the Ray cluster this machine belongs to), ray://HOST:PORT "
+                "or dask://HOST:PORT (a Dask scheduler)")
 """What ``--cluster`` takes, for the commands' help."""
 
 _RAY_CLIENT = re.compile(r"^ray://[^\s/:]+:\d{1,5}$")
+_DASK = re.compile(r"^dask://[^\s/:]+:\d{1,5}$")
 
 
 class InlineExecutor(Executor):
@@ -59,14 +63,14 @@ class Placement:
     """Where a run was played: the engine, its address, nodes and CPUs."""
 
     engine: str
-    """``inline`` (this process), ``local`` (a process pool) or ``ray``."""
+    """``inline`` (this process), ``local`` (a process pool), ``ray`` or ``dask``."""
     nodes: int = 1
     cpus: int = 1
     """CPUs (worker processes of a pool) the run could use."""
     address: str | None = None
-    """The Ray cluster's address, if any."""
+    """The cluster's address, if any."""
     version: str | None = None
-    """The Ray version of the cluster, if any."""
+    """The version of Ray (or of Dask's ``distributed``) the cluster runs, if any."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``where`` block of a summary."""
@@ -74,7 +78,7 @@ class Placement:
         if self.address is not None:
             out["address"] = self.address
         if self.version is not None:
-            out["ray"] = self.version
+            out[self.engine] = self.version  # "ray": "2.60.0", "dask": "2026.8.0"
         return out
 
     def text(self, lang: str) -> str:
@@ -84,6 +88,9 @@ class Placement:
 
 def placement_text(where: dict[str, Any], lang: str) -> str:
     """The line of a summary's ``where`` block in ``lang``."""
+    if where["engine"] == "dask":
+        return tr("sim.where.dask", lang, address=where.get("address") or "?", nodes=where["nodes"],
+                  cpus=where["cpus"])
     if where["engine"] == "ray":
         return tr("sim.where.ray", lang, address=where.get("address") or "?", nodes=where["nodes"],
                   cpus=where["cpus"])
@@ -112,7 +119,7 @@ class Backend:
 def check_cluster(cluster: str) -> str:
     """Normalise a ``--cluster`` value; refuse anything else, naming what is accepted."""
     value = cluster.strip()
-    if value in ("local", "auto") or _RAY_CLIENT.match(value):
+    if value in ("local", "auto") or _RAY_CLIENT.match(value) or _DASK.match(value):
         return value
     raise SimulationError("bad_cluster", value=cluster)
 
@@ -124,7 +131,8 @@ def open_backend(cluster: str = "local", workers: int = 1, *,
 
     ``local`` uses ``workers`` processes of this machine (one: this process);
     ``auto`` and ``ray://HOST:PORT`` connect to a Ray cluster (see
-    :func:`mushka.sim.cluster.ray_backend`) and use all its CPUs.
+    :func:`mushka.sim.cluster.ray_backend`) and use all its CPUs;
+    ``dask://HOST:PORT`` a Dask scheduler (:func:`mushka.sim.dask_cluster.dask_backend`).
     """
     cluster = check_cluster(cluster)
     if cluster == "local":
@@ -139,6 +147,12 @@ def open_backend(cluster: str = "local", workers: int = 1, *,
             raise
         pool.shutdown()
         return
+    if cluster.startswith("dask://"):
+        from mushka.sim.dask_cluster import dask_backend  # only with the [dask] extra
+
+        with dask_backend(cluster) as backend:
+            yield backend
+        return
     from mushka.sim.cluster import ray_backend  # only with the [cluster] extra
 
     with ray_backend(cluster, runtime_env=runtime_env) as backend:
@@ -152,8 +166,8 @@ add_texts({
     "sim.where.ray": ("Played on the Ray cluster {address}: {nodes} node(s), {cpus} CPUs.",
                       "Сыграно на кластере Ray {address}: узлов: {nodes}, процессоров: {cpus}."),
     "error.bad_cluster": (
-        "--cluster {value!r} is not understood; use local, auto or ray://HOST:PORT",
-        "--cluster {value!r} не распознан; используйте local, auto или ray://ХОСТ:ПОРТ",
+        "--cluster {value!r} is not understood; use local, auto, ray://HOST:PORT or dask://HOST:PORT",
+        "--cluster {value!r} не распознан; используйте local, auto, ray://ХОСТ:ПОРТ или dask://ХОСТ:ПОРТ",
     ),
 })
 
