@@ -189,18 +189,21 @@ def test_a_damaged_row_is_quarantined_and_the_rest_is_served(tmp_path: Path) -> 
     assert statuses[good_play] == "playing" and statuses[good_done] == "over"
 
 
-def test_creating_a_table_while_storage_fails_is_a_clear_error(tmp_path: Path) -> None:
+def test_creating_a_table_while_storage_fails_is_a_clear_error(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("mushka.server.writer.RETRY_DELAYS", (0.0, 0.0, 0.0))
     cfg = config(tmp_path)
     store = FlakyStore(cfg.database_url)
-
-    def refuse(_snapshot: Any) -> None:
-        raise OperationalError("INSERT", {}, Exception("database or disk is full"))
-
     with TestClient(create_app(cfg, store=store)) as client:
-        store.create = refuse  # type: ignore[method-assign]
+        # New tables are stored by the writer, with everything else: a full disk refuses them.
+        store.failing = True
         reply = client.post("/api/tables", json={"start": True})
         assert reply.status_code == 503
         assert reply.json()["error"]["code"] == "storage_down" and reply.json()["error"]["rule"] == "P14"
+        # Nothing was made: no table in memory that its client never heard of.
+        assert client.get("/api/health").json()["tables"] == 0
+        store.failing = False
+        assert client.post("/api/tables", json={"start": True}).status_code == 201
     store.close()
 
 

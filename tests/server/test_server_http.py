@@ -51,7 +51,7 @@ def test_create_a_table_against_bots_at_once(client: TestClient) -> None:
     assert [s.kind for s in table.seats] == ["human", "bot", "bot", "bot", "bot"]
     assert [t.seat for t in reply.tokens] == [0] and len(reply.tokens[0].token) >= 32
     assert reply.tokens[0].url == f"/?table={table.id}#token={reply.tokens[0].token}"
-    assert table.host == 0 and reply.ws == f"/ws/tables/{table.id}"
+    assert table.host == 0 and reply.ws == f"/ws/tables/{table.id}?node={reply.node}" and reply.node
 
 
 def test_create_keeps_options_and_lists_only_the_changed_ones(client: TestClient) -> None:

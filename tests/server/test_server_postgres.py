@@ -1,35 +1,26 @@
 """PostgreSQL: how a URL finds its driver, the clear error when the driver is missing, and, on a
 live throwaway PostgreSQL server, the store's contract and a server that comes back after a restart.
 
-The live tests start their own cluster (``initdb`` and ``pg_ctl``, found on ``PATH``, through
-``pg_config --bindir`` or in ``MUSHKA_PG_BIN``) in a temporary directory, listening on a free
-loopback port only, and remove it afterwards, whatever happened.  Without those programs they
-are skipped.  PostgreSQL refuses to run as root: a test run by root starts the cluster as the
+The live tests start their own cluster (:mod:`pgkit`: ``initdb`` and ``pg_ctl`` in a temporary
+directory, listening on a free loopback port only, removed afterwards whatever happened).  The
+test setup installs PostgreSQL, so without those programs the tests fail, saying how to install
+them.  PostgreSQL refuses to run as root: a test run by root starts the cluster as the
 ``postgres`` user, or ``nobody``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import itertools
 import json
-import os
-import pwd
 import random
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import UTC
 from pathlib import Path
-from typing import Any
 
 import pytest
 import storekit
+from pgkit import TIME_ZONE, Cluster, throwaway
 from serverkit import Player, create, running
 from typer.testing import CliRunner
 
@@ -42,9 +33,6 @@ from mushka.server.writer import Writer
 
 # One worker runs them all (with --dist loadgroup), so that one cluster serves the whole module.
 pytestmark = pytest.mark.xdist_group("postgres")
-
-TIME_ZONE = "Asia/Vladivostok"
-"""The cluster's own time zone: anything but UTC, so that times read back in it must be turned into UTC."""
 
 
 # --- the URL and the driver (no server needed) ---------------------------------------------------
@@ -91,133 +79,14 @@ def test_an_unknown_kind_of_database_and_a_missing_module_are_named(monkeypatch:
     assert "'psycopg2'" in missing.value.message("en") and "модуль Python 'psycopg2'" in missing.value.message("ru")
 
 
-# --- a throwaway cluster --------------------------------------------------------------------------
-
-
-def _pg_bin() -> Path | None:
-    """The directory of ``initdb`` and ``pg_ctl``, or ``None``."""
-    given = os.environ.get("MUSHKA_PG_BIN")
-    candidates: list[Path] = [Path(given)] if given else []
-    found = shutil.which("initdb")
-    if found:
-        candidates.append(Path(found).resolve().parent)
-    config = shutil.which("pg_config")
-    if config:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            out = subprocess.run([config, "--bindir"], capture_output=True, text=True, timeout=10, check=True)
-            candidates.append(Path(out.stdout.strip()))
-    for folder in candidates:
-        if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
-            return folder
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@dataclass
-class Cluster:
-    """A running throwaway PostgreSQL server."""
-
-    bin: Path
-    data: Path
-    log: Path
-    port: int
-    as_user: dict[str, Any]
-    """``subprocess`` arguments that run a program as the cluster's owner."""
-    names: Iterator[int]
-
-    def run(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
-        env.update(LC_ALL="C", TZ="UTC")
-        return subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env,
-                              cwd=self.data.parent, **self.as_user)
-
-    def pg_ctl(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), *args)
-
-    def start(self) -> bool:
-        # Loopback TCP only (no Unix socket), and no flushes: the cluster lives for one test run.
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories='' "
-                   f"-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone={TIME_ZONE} "
-                   "-c max_connections=40")
-        return self.pg_ctl("-l", str(self.log), "-o", options, "-w", "-t", "60", "start").returncode == 0
-
-    def stop(self) -> None:
-        if self.pg_ctl("-m", "immediate", "-w", "-t", "30", "stop").returncode != 0:
-            # pg_ctl could not stop it: end the server it started, by the id in its pid file.
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                pid = int((self.data / "postmaster.pid").read_text().split()[0])
-                os.kill(pid, 9)
-
-    def restart(self) -> None:
-        # With its log file named again: else the new server would write to pg_ctl's output, which
-        # would then never close.
-        result = self.pg_ctl("-l", str(self.log), "-m", "fast", "-w", "-t", "60", "restart")
-        assert result.returncode == 0, result.stdout + result.stderr + self.log_text()
-
-    def log_text(self) -> str:
-        with contextlib.suppress(OSError):
-            return self.log.read_text(errors="replace")[-3000:]
-        return ""
-
-    def url(self, database: str) -> str:
-        return f"postgresql://mushka@127.0.0.1:{self.port}/{database}"
-
-    def new_database(self) -> str:
-        """A fresh, empty database; its URL."""
-        import psycopg
-
-        name = f"mushka_{next(self.names)}"
-        with psycopg.connect(host="127.0.0.1", port=self.port, user="mushka", dbname="postgres",
-                             autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        return self.url(name)
-
-
-def _owner() -> dict[str, Any]:
-    """How to run the cluster's programs: as ourselves, or, as root, as an unprivileged user."""
-    if os.geteuid() != 0:
-        return {}
-    for name in ("postgres", "nobody"):
-        with contextlib.suppress(KeyError):
-            user = pwd.getpwnam(name)
-            return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
-    pytest.skip("running as root, and there is no unprivileged user (postgres or nobody) to run PostgreSQL as")
+# --- a throwaway cluster (tests/server/pgkit.py) --------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
     """A PostgreSQL server of its own for this module, torn down at the end even after a failure."""
-    pytest.importorskip("psycopg", reason="the PostgreSQL driver is not installed (pip install 'mushka[postgres]')")
-    folder = _pg_bin()
-    if folder is None:
-        pytest.skip("PostgreSQL's initdb and pg_ctl were not found (PATH, pg_config --bindir, MUSHKA_PG_BIN)")
-    as_user = _owner()
-    root = Path(tempfile.mkdtemp(prefix="mushka-pg-"))
-    try:
-        if as_user:
-            os.chown(root, as_user["user"], as_user["group"])
-        made = Cluster(folder, root / "data", root / "server.log", 0, as_user, itertools.count(1))
-        init = made.run(str(folder / "initdb"), "-D", str(made.data), "-U", "mushka", "--auth=trust",
-                        "--encoding=UTF8", "--locale=C", "--no-sync", timeout=120)
-        assert init.returncode == 0, f"initdb failed:\n{init.stdout}\n{init.stderr}"
-        for _ in range(3):  # another program may take the free port first
-            made.port = _free_port()
-            if made.start():
-                break
-        else:
-            pytest.fail(f"the PostgreSQL server did not start:\n{made.log_text()}")
-        try:
-            yield made
-        finally:
-            made.stop()
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    with throwaway() as made:
+        yield made
 
 
 @pytest.fixture

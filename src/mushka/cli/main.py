@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "mushka.cli.simulate_cmd",
     "mushka.cli.tournament_cmd",
     "mushka.cli.serve_cmd",
+    "mushka.cli.db_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -74,6 +74,11 @@ def register(app: typer.Typer) -> None:
             "--bot-tables", min=0,
             help="Tables of bots only (for watching) the server plays at once; 0 allows none.",
         )] = 12,
+        bot_tables_per_address: Annotated[int, typer.Option(
+            "--bot-tables-per-address", min=0,
+            help="Tables of bots only one client address may have at once (P12; raise it for load "
+                 "tests from one machine).",
+        )] = 3,
         bot_workers: Annotated[int, typer.Option(
             "--bot-workers", min=1,
             help="Worker processes the bots of every table share for thinking (the cores they may take).",
@@ -93,6 +98,31 @@ def register(app: typer.Typer) -> None:
             help="Chat lines a connection may send per second on average (P16; 5 at once; twice as "
                  "many, 10 at once, from all connections of one address).",
         )] = 0.5,
+        node: Annotated[str | None, typer.Option(
+            "--node",
+            help="This process's name among the processes on the database (default HOST-PORT); a proxy "
+                 "in front routes ?node=NAME to it (docs/deploy.md).",
+        )] = None,
+        join: Annotated[bool, typer.Option(
+            "--join",
+            help="SQLite: run beside another live server on the same file, as another node (without it "
+                 "a second server on the file refuses to start).",
+        )] = False,
+        lease: Annotated[float, typer.Option(
+            "--lease", min=1.0, max=300.0,
+            help="Seconds a table's lease lasts: how soon the other processes take over the tables of "
+                 "one that died.",
+        )] = 5.0,
+        trusted_proxy: Annotated[list[str] | None, typer.Option(
+            "--trusted-proxy",
+            help="Address of a proxy in front whose X-Forwarded-For names the client (for the limits per "
+                 "address); repeat for more.",
+        )] = None,
+        allowed_host: Annotated[list[str] | None, typer.Option(
+            "--allowed-host",
+            help="A host name this server is reached by (besides localhost, IP addresses and the hosts of "
+                 "--public-url and --allow-origin); other names are refused. Repeat for more.",
+        )] = None,
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
         lang: LangOpt = None,
     ) -> None:
@@ -138,9 +168,14 @@ def register(app: typer.Typer) -> None:
             err_console.print(f"[bold red]{tr('cli.error', lang_)}[/] {said}")
             raise typer.Exit(2)
         logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        from mushka.server.nodes import default_node_name
+
+        node_name = node or default_node_name(port)
         try:
-            # Connecting and migrating before the server starts turns a bad URL into one clear line.
+            # Connecting and migrating before the server starts turns a bad URL, a damaged file or
+            # a database another server uses into one clear line.
             store = SqlStore(database_url, sync=sync)
+            store.check_node(node_name, ttl=lease, join=join)
         except Exception as exc:  # any driver or URL error
             problem: object = exc
             if isinstance(exc, MushkaError):
@@ -156,8 +191,11 @@ def register(app: typer.Typer) -> None:
                               http_rate=http_rate, http_burst=max(30, int(http_rate * 30)),
                               max_tables=max_tables, allowed_origins=tuple(allow_origin or ()),
                               public_url=public_url.rstrip("/") + "/" if public_url else None,
-                              ws_per_address=per_address, bot_tables=bot_tables, bot_workers=bot_workers,
-                              bot_pool=pool, turn_choices=timers,
+                              ws_per_address=per_address, bot_tables=bot_tables,
+                              bot_tables_per_address=bot_tables_per_address, bot_workers=bot_workers,
+                              bot_pool=pool, turn_choices=timers, node=node_name, port=port, lease=lease,
+                              join=join, trusted_proxies=tuple(trusted_proxy or ()),
+                              allowed_hosts=tuple(allowed_host or ()),
                               # P16: one address may chat twice as much as one connection.
                               chat_rate=chat_rate, chat_address_rate=2 * chat_rate)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -167,11 +205,9 @@ def register(app: typer.Typer) -> None:
             console.print(tr("serve.friends_hint", lang_, port=port))
         if not (web_dir / "index.html").is_file():
             console.print(tr("server.no_web", lang_, url=url))
-        try:
-            uvicorn.run(create_app(config, store=store), host=host, port=port, log_level=level,
-                        **uvicorn_options(config, ws_deflate=ws_deflate))
-        finally:
-            store.close()
+        # The app closes the store at its shutdown (checkpointing SQLite's WAL).
+        uvicorn.run(create_app(config, store=store, close_store=True), host=host, port=port, log_level=level,
+                    **uvicorn_options(config, ws_deflate=ws_deflate))
 
 
 def parse_timers(text: str) -> tuple[int, ...] | None:

@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal, TypeVar
+from urllib.parse import urlencode
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
@@ -33,12 +34,21 @@ from mushka.errors import MushkaError
 from mushka.server.bodies import CreateTable, ErrorBody, ErrorReply, Health, JoinTable, TableList
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
-from mushka.server.guards import SecurityHeaders, check_json_body, check_origin, client_address, public_origin
+from mushka.server.guards import (
+    HostCheck,
+    SecurityHeaders,
+    allowed_hosts,
+    check_json_body,
+    check_origin,
+    client_address,
+    public_origin,
+)
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
+from mushka.server.seating import OwnedElsewhere
 from mushka.server.sqlstore import SqlStore
-from mushka.server.store import TableStore
+from mushka.server.store import NodeStore
 from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
 from mushka.server.tutorial import CreateTutorial, start_tutorial
 from mushka.server.wire import JsonRefused, strict_loads
@@ -122,8 +132,16 @@ def error_reply(error: MushkaError, lang: str) -> Response:
     return reply
 
 
-def create_app(config: ServerConfig | None = None, *, store: TableStore | None = None) -> Starlette:
-    """The server as an ASGI app (``store`` replaces the SQL storage, e.g. in tests)."""
+def moved_url(request: Request, node: str) -> str:
+    """The URL of ``request`` with ``node=NODE`` in its query (the proxy routes it to that node)."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "node"]
+    return str(request.url.replace(query=urlencode([*query, ("node", node)])))
+
+
+def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = None,
+               close_store: bool = False) -> Starlette:
+    """The server as an ASGI app (``store`` replaces the SQL storage, e.g. in tests; with
+    ``close_store`` the app closes it at its shutdown, as it does its own)."""
     cfg = config or ServerConfig()
     limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
     readers = AddressLimiter(cfg.read_rate, cfg.read_burst)
@@ -136,7 +154,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        used: TableStore = store if store is not None else await asyncio.to_thread(
+        used: NodeStore = store if store is not None else await asyncio.to_thread(
             lambda: SqlStore(cfg.database_url, sync=cfg.sqlite_sync))
         holder["lobby"] = lob = Lobby(cfg, used)
         await lob.open()
@@ -153,7 +171,9 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
                 with contextlib.suppress(asyncio.CancelledError):
                     await keeper
             await lob.close()
-            if store is None:
+            if store is None or close_store:
+                # Here, not after the server returns: uvicorn ends the process with the signal
+                # that stopped it, so nothing after its run is sure to happen.
                 used.close()
 
     def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Endpoint:
@@ -164,6 +184,8 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
                 return await handler(request)
             except MushkaError as exc:
                 return error_reply(exc, request_lang(request))
+            except OwnedElsewhere as moved:
+                return moved_reply(request, moved)
 
         return endpoint
 
@@ -195,8 +217,22 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         except ValidationError as exc:
             raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
 
+    def moved_reply(request: Request, moved: OwnedElsewhere) -> Response:
+        """Another node owns the table: 307 to the same URL with ``?node=`` (method and body kept),
+        or, while it waits for a new owner, 503 with a short Retry-After."""
+        lang = request_lang(request)
+        if moved.node is None:
+            reply = error_reply(ProtocolError("moving", rule="P14", id=moved.table_id), lang)
+            reply.headers["retry-after"] = "1"
+            return reply
+        body = ErrorReply(error=ErrorBody(code="moved", rule=None, message=ProtocolError(
+            "moved", node=moved.node).message(lang)))
+        reply = json_reply(body, 307)
+        reply.headers["location"] = moved_url(request, moved.node)
+        return reply
+
     def limit(request: Request) -> None:
-        address = request.client.host if request.client is not None else "?"
+        address = client_address(request.scope)
         if not limiter.allow(address):
             raise ProtocolError("rate_limited", rule="P6", rate=cfg.http_rate)
 
@@ -224,8 +260,10 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         failing = lob.writer.failing
         storage: Literal["ok", "failing", "unreachable"] = (
             "unreachable" if not answers else "failing" if failing else "ok")
+        owned = lob.store.owned
+        lease = lob.membership.health()
         report = Health(
-            status="ok" if storage == "ok" else "degraded",
+            status="ok" if storage == "ok" and lease.current else "degraded",
             server=__version__, tables=len(lob.tables),
             playing=sum(1 for t in lob.tables.values() if t.status == "playing"),
             connections=lob.connections, database=storage == "ok", storage=storage,
@@ -233,8 +271,10 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
             pending_saves=lob.writer.pending,
             quarantined=len(getattr(lob.store, "quarantined", ())),
             bots=lob.thinkers.report(),
+            node=lob.node.name, owned=len(owned), owned_tables=sorted(owned), lease=lease,
+            nodes=await lob.node_names(),
         )
-        return json_reply(report, 200 if storage == "ok" else 503)
+        return json_reply(report, 200 if storage == "ok" and lease.current else 503)
 
     async def meta(request: Request) -> Response:
         return json_reply(lobby().meta())
@@ -243,7 +283,7 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
         status = request.query_params.get("status")
         if status not in (None, "waiting", "playing", "over"):
             raise ProtocolError("bad_query", rule="P2", name="status", problem=Problem("server.problem.status"))
-        return json_reply(TableList(tables=lobby().listed(status, request_lang(request))))
+        return json_reply(TableList(tables=await lobby().listed(status, request_lang(request))))
 
     async def create_table(request: Request) -> Response:
         limit(request)
@@ -337,7 +377,9 @@ def create_app(config: ServerConfig | None = None, *, store: TableStore | None =
                                  "protocol": "docs/protocol.md"})
 
         routes.append(Route("/", no_front_end, methods=["GET"]))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    hosts = allowed_hosts(cfg)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(SecurityHeaders), Middleware(HostCheck, allowed=hosts)])
     app.state.holder = holder
     return app
 

@@ -61,7 +61,9 @@ class CreateTableReply(Message):
     tokens: list[SeatToken]
     invite: str
     ws: str
-    """The WebSocket path of the table."""
+    """The WebSocket path of the table (with ``?node=`` naming the process that owns it)."""
+    node: str | None = None
+    """The node that owns the table."""
 
 
 class JoinTable(Message):
@@ -323,6 +325,17 @@ class BotPool(Message):
     """Moves played by the rules of thumb in the server itself because the pool could not make them."""
 
 
+class LeaseHealth(Message):
+    """How this process keeps its tables' leases (``/api/health``)."""
+
+    ttl: float
+    """Seconds a lease lasts unless renewed."""
+    renewed_ago: float | None
+    """Seconds since the last stored renewal (null: none yet)."""
+    current: bool
+    """Renewed within two thirds of the lease time: no other process can take its tables."""
+
+
 class Health(Message):
     """``GET /api/health`` (status 200 when ``ok``, 503 when ``degraded``)."""
 
@@ -346,6 +359,16 @@ class Health(Message):
     """Tables set aside since the start because their stored rows are damaged."""
     bots: BotPool | None = None
     """The bots' pool: its cap and what it does now."""
+    node: str | None = None
+    """This process's node name (the proxy routes ``?node=NAME`` to it)."""
+    owned: int = 0
+    """Tables whose lease this process holds."""
+    owned_tables: list[str] = Field(default_factory=list)
+    """Their ids."""
+    lease: LeaseHealth | None = None
+    """Whether its lease renewals are current (``degraded`` when not)."""
+    nodes: list[str] = Field(default_factory=list)
+    """The names of the live nodes on the database, this one included."""
 
 
 class ErrorBody(Message):

@@ -13,12 +13,14 @@ connection and each address has a budget of lines (the connection checks it,
 :meth:`mushka.server.connection.Connection.on_chat`); muting a speaker is the
 page's business (it keeps the muted names in the browser).
 
-The last :data:`KEPT` lines stay in memory for whoever arrives (a restart
-forgets them: chat is talk, not part of the game's record).
+The last :data:`KEPT` lines stay in memory for whoever arrives, and in storage
+beside the table (not in the game's record: chat is talk), so that a restart or
+another process taking the table over still shows them.
 """
 
 from __future__ import annotations
 
+import json
 import unicodedata
 import weakref
 from collections import deque
@@ -60,6 +62,24 @@ class Said:
     text: str | None
     at: str
 
+    def to_json(self) -> str:
+        """The line as stored (JSON text)."""
+        return json.dumps({"channel": self.channel, "seat": self.seat, "name": list(self.name),
+                           "phrase": self.phrase, "text": self.text, "at": self.at}, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Said:
+        """A stored line read back (``ValueError`` when it is not one)."""
+        data = json.loads(text)
+        channel = data.get("channel")
+        name = data.get("name")
+        if channel not in ("players", "spectators") or not isinstance(name, list) or len(name) != 2:
+            raise ValueError("not a stored chat line")
+        seat = data.get("seat")
+        return cls(channel="players" if channel == "players" else "spectators",
+                   seat=seat if isinstance(seat, int) else None, name=(str(name[0]), str(name[1])),
+                   phrase=data.get("phrase"), text=data.get("text"), at=str(data.get("at", "")))
+
     def line(self, lang: Lang, *, past: bool = False) -> ChatLine:
         """The ``chat`` message of this line for a receiver reading ``lang``."""
         text = self.text if self.phrase is None else tr(f"chat.phrase.{self.phrase}", lang)
@@ -89,6 +109,17 @@ class TableChat:
         self._listening: weakref.WeakSet[Listener] = weakref.WeakSet()
         self._numbers: weakref.WeakKeyDictionary[Listener, int] = weakref.WeakKeyDictionary()
         self._next = 1
+        self.number = 0
+        """The number of the last line said (stored lines are numbered per table)."""
+
+    def restore(self, stored: Iterable[tuple[int, str]]) -> None:
+        """The lines kept in storage (number, JSON text), oldest first; damaged ones are skipped."""
+        for number, text in stored:
+            try:
+                self.lines.append(Said.from_json(text))
+            except (ValueError, TypeError, AttributeError):
+                continue
+            self.number = max(self.number, number)
 
     def listen(self, client: Listener, spectators: bool) -> None:
         """Whether ``client`` (a player) hears the spectators' lines from now on."""
@@ -124,6 +155,7 @@ class TableChat:
                     name=self.spectator_name(client) if spectator else names,
                     phrase=phrase, text=cleaned, at=datetime.now(UTC).isoformat(timespec="seconds"))
         self.lines.append(said)
+        self.number += 1
         made: dict[Lang, str] = {}
         for other in list(clients):
             if self.hears(other, said):

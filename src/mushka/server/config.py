@@ -107,3 +107,20 @@ class ServerConfig:
     """Seconds between two freezes of the objects that survived (``app.keep_gc``)."""
     gc_full_every: float = 3600.0
     """Seconds between two full collections of everything (``app.keep_gc``)."""
+    node: str | None = None
+    """This process's node name among the processes on the database (None: ``HOST-PORT``); a
+    proxy in front routes ``?node=NAME`` to it."""
+    port: int | None = None
+    """The port this process listens on (shown to the other nodes and in the default name)."""
+    lease: float = 5.0
+    """Seconds a table's lease lasts unless renewed: how soon the other processes take over the
+    tables of one that died."""
+    join: bool = False
+    """SQLite: run beside another live server on the same file, as another node (without it a
+    second server on the file refuses to start)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Peers (a proxy in front) whose ``X-Forwarded-For`` names the client, for the limits per
+    address; nobody else's is believed."""
+    allowed_hosts: tuple[str, ...] = ()
+    """``Host`` names accepted besides ``localhost``, IP addresses and the hosts of
+    ``public_url`` and ``allowed_origins`` (a page under any other name is refused: DNS rebinding)."""

@@ -41,6 +41,7 @@ from mushka.server.protocol import (
     Lang,
     Leave,
     Listen,
+    Moved,
     Ping,
     Pong,
     Rematch,
@@ -51,7 +52,7 @@ from mushka.server.protocol import (
     Start,
 )
 from mushka.server.ratelimit import TokenBucket
-from mushka.server.seating import TableMoved
+from mushka.server.seating import OwnedElsewhere, TableMoved
 from mushka.server.table import Table
 from mushka.server.texts import ProtocolError, ValidationProblem, refused_json
 from mushka.server.wire import JsonRefused, strict_loads
@@ -114,6 +115,12 @@ class Connection:
                 self._queue.get_nowait()
         self._queue.put_nowait(None)
 
+    def moved(self, node: str | None) -> None:
+        """Another node serves the table: say which, and close (4307); the client reconnects
+        with ``?node=`` after a short random wait."""
+        self.send(Moved(table=self.table_id, node=node).model_dump_json())
+        self.close(4307)
+
     async def _writer(self) -> None:
         try:
             while True:
@@ -144,6 +151,9 @@ class Connection:
             except ProtocolError as exc:
                 exc.fatal, exc.close_code = True, 4404
                 self.fail(exc)
+                return
+            except OwnedElsewhere as moved:
+                self.moved(moved.node)
                 return
             await self._receive_all()
         finally:
@@ -245,11 +255,16 @@ class Connection:
                                 server=PROTOCOL_VERSION, client=message.protocol)
         for _ in range(3):
             try:
-                await self._table().attach(self, message.token, message.id)
+                await self._table().attach(self, message.token, message.id, message.since)
                 break
             except TableMoved:
-                # The idle table left memory while this connection waited for its hello.
-                self.table = await self.lobby.get(self.table_id)
+                # The idle table left memory (or went to another node) while this connection
+                # waited for its hello.
+                try:
+                    self.table = await self.lobby.get(self.table_id)
+                except OwnedElsewhere as moved:
+                    self.moved(moved.node)
+                    return
         else:
             raise ProtocolError("no_table", rule="P12", fatal=True, close_code=4404, id=self.table_id)
         self.greeted = True

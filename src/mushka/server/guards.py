@@ -10,15 +10,26 @@
   (``ServerConfig.allowed_origins``, ``mushka serve --allow-origin``).
 - :class:`AddressCounter`: connections per client address (P12), so that
   one address cannot hold every socket.
+- :class:`HostCheck` (P13): only the ``Host`` names this server is known by are
+  served, so that a page on some other name that was pointed at this machine (DNS
+  rebinding) cannot pass the origin check with a ``Host`` and ``Origin`` that match.
+  IP addresses, ``localhost``, names of one label (``raspberrypi``, a machine on the
+  local network) and ``.local`` names are always accepted: rebinding needs a name in
+  the public DNS, which the attacker controls, and those are not.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable, MutableMapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlsplit
 
-from mushka.i18n import add_texts
+from mushka.i18n import add_texts, tr
 from mushka.server.texts import ProtocolError
+
+if TYPE_CHECKING:
+    from mushka.server.config import ServerConfig
 
 CSP: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -98,6 +109,70 @@ def check_origin(scope: Scope, allowed: Iterable[str]) -> None:
     raise ProtocolError("bad_origin", rule="P13", origin=origin[:64])
 
 
+LOCAL_NAMES: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+"""Host names of this machine that always reach it, never a remote one."""
+
+
+def host_name(header: str) -> str:
+    """The name in a ``Host`` header, without the port, lower case (``[::1]:8000`` -> ``::1``)."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    if value.count(":") == 1:
+        return value.split(":", 1)[0]
+    return value
+
+
+def allowed_hosts(config: ServerConfig) -> frozenset[str]:
+    """The ``Host`` names this server answers to besides IP addresses and ``localhost``: the
+    configured ones and those of its public URL and allowed origins (``*`` accepts any)."""
+    names = {host_name(h) for h in config.allowed_hosts}
+    for url in (config.public_url, *config.allowed_origins):
+        if url:
+            found = urlsplit(url if "://" in url else f"http://{url}").hostname
+            if found:
+                names.add(found.lower())
+    return frozenset(n for n in names if n)
+
+
+def host_allowed(header: str | None, allowed: frozenset[str]) -> bool:
+    """Whether a request with this ``Host`` header is served (no header: not a browser, yes)."""
+    if header is None or "*" in allowed:
+        return True
+    name = host_name(header).rstrip(".")
+    if name in LOCAL_NAMES or name in allowed or "." not in name or name.endswith((".localhost", ".local")):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class HostCheck:
+    """ASGI middleware (P13): requests and WebSockets naming another ``Host`` are refused."""
+
+    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+        """Wrap ``app``, serving the host names ``allowed`` (see :func:`host_allowed`)."""
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        """Pass the call on, or refuse it (HTTP 421; a WebSocket is closed before its handshake)."""
+        if scope["type"] not in ("http", "websocket") or host_allowed(_header(scope, b"host"), self.allowed):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 4403})
+            return
+        text = tr("server.error.bad_host", "en") + " / " + tr("server.error.bad_host", "ru")
+        body = text.encode("utf-8")
+        await send({"type": "http.response.start", "status": 421,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode("ascii"))]})
+        await send({"type": "http.response.body", "body": body})
+
+
 def check_json_body(scope: Scope) -> None:
     """P13: a body must be declared ``application/json`` (a form or ``text/plain`` is what a
     foreign page can send without asking; JSON it cannot, across sites)."""
@@ -107,7 +182,8 @@ def check_json_body(scope: Scope) -> None:
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address (the peer of the socket)."""
+    """The client's address: the peer of the socket, or, behind a trusted proxy, the address the
+    proxy forwarded (uvicorn puts it in the scope, for the proxies of ``--trusted-proxy`` only)."""
     client = scope.get("client")
     return str(client[0]) if client else "?"
 
@@ -138,6 +214,10 @@ class AddressCounter:
 
 
 add_texts({
+    "server.error.bad_host": (
+        "this server is not known by that name (P13); open it by its own address",
+        "этот сервер не известен под таким именем (P13); откройте его по его собственному адресу",
+    ),
     "server.error.bad_origin": (
         "requests from the page {origin} are not accepted; open the game from this server's own address",
         "запросы со страницы {origin} не принимаются; откройте игру по адресу самого сервера",

@@ -1,10 +1,15 @@
 """The lobby: creating, finding, listing and forgetting tables.
 
-The lobby holds the tables in memory by id.  At startup it brings back every
-stored table that waits or plays (a restart loses no game); a table asked for
-later (a finished game, a waiting table forgotten while idle) is rebuilt
-from storage on demand.  Finished and idle tables leave memory after a while;
-storage keeps them.
+The lobby holds in memory the tables this process owns, by id (several processes
+may serve one database: :mod:`mushka.server.nodes`).  At startup, and whenever
+another process dies, it takes over the playing tables whose owner's lease ran
+out and brings them back from the journal (a restart or a crash loses no game);
+a table asked for later (a finished game, a waiting table forgotten while idle)
+is rebuilt from storage on demand, claimed first if it waits or plays, and a
+table that another live process owns is not served here: the caller is sent
+there (:class:`~mushka.server.seating.OwnedElsewhere`).  Finished and idle
+tables leave memory after a while; storage keeps them.  The lists, the quotas
+and the ratings come from the store, so that every process tells the same.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
+from collections.abc import Collection, Coroutine
 from datetime import UTC, datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from mushka import __version__
 from mushka.bots import LEVELS, default_opponent, fair_bots
@@ -41,18 +47,20 @@ from mushka.server.bodies import (
 )
 from mushka.server.config import ServerConfig
 from mushka.server.guards import AddressCounter
+from mushka.server.listing import Listings
+from mushka.server.nodes import Membership, NodeSettings, default_node_name
 from mushka.server.protocol import Lang, SeatKind, TableInfo
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
-from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token
-from mushka.server.store import TableStore
+from mushka.server.seating import Client, OwnedElsewhere, Seat, TableMoved, hash_token, new_token
+from mushka.server.store import ABANDONED, NodeStore, Save, TableSnapshot
 from mushka.server.table import Services, Table
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
 from mushka.server.timer import turn_seconds
 from mushka.server.wire import clean_name
-from mushka.server.writer import Writer
+from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
 log = logging.getLogger("mushka.server")
 
@@ -70,6 +78,13 @@ LISTS_KEPT: Final = 16
 
 REPLAYS_KEPT: Final = 32
 """Replays kept ready in memory (a finished game never changes, so they stay right)."""
+
+RATINGS_EVERY: Final = 5.0
+"""Seconds between two reads of the games other processes finished (for the ratings)."""
+
+RATINGS_OVERLAP: Final = timedelta(minutes=2)
+"""How far back each read of finished games reaches (the games counted already are skipped):
+a game finished elsewhere while a read ran is found by the next one."""
 
 
 def available_bots() -> list[str]:
@@ -93,7 +108,7 @@ def _is_json(text: str) -> bool:
 class Lobby:
     """Every table the server holds in memory, and the way to make more."""
 
-    def __init__(self, config: ServerConfig, store: TableStore) -> None:
+    def __init__(self, config: ServerConfig, store: NodeStore) -> None:
         """A lobby over ``store``; call :meth:`open` inside the event loop."""
         registered = available_bots()
         allowed = registered if config.bots is None else [
@@ -116,13 +131,20 @@ class Lobby:
         """P6: the full states asked for by every connection of one address, together."""
         self.sockets = AddressCounter(config.ws_per_address)
         """P12: the WebSockets each address holds."""
-        self._bot_tables: dict[str, str] = {}
-        """Tables of bots only, by id: the address that made each."""
+        self._bot_tables_now = 0
+        """Tables of bots only being played on every node, as last counted."""
         self.ratings = Ratings()
         """Per-player statistics and ratings, rebuilt from the stored games at :meth:`open`."""
         self.services = Services(config=config, store=store, writer=self.writer, bots=tuple(allowed),
                                  thinkers=self.thinkers,
-                                 default_bot=default, game_over=self._count_game)
+                                 default_bot=default, game_over=self._count_game, lease_lost=self._lease_lost)
+        self.node = NodeSettings(name=config.node or default_node_name(config.port), port=config.port,
+                                 lease=config.lease, join=config.join)
+        self.membership = Membership(store, self.writer, self.node, adopt=self._adopt, lost=self._lost)
+        """This process as a node: its leases kept, dead nodes' tables taken over."""
+        self.listings = Listings(store)
+        self._background: set[asyncio.Task[None]] = set()
+        self._ratings_task: asyncio.Task[None] | None = None
         self.chats = AddressLimiter(config.chat_address_rate, config.chat_address_burst)
         """P16: the chat lines of every connection of one address, together."""
         self.tables: dict[str, Table] = {}
@@ -135,37 +157,110 @@ class Lobby:
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
         self._pinged = 0.0
+        self._nodes: tuple[float, list[str]] | None = None
 
     # --- life cycle ---------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Start the writer, bring back every stored table that waits or plays and start their bots."""
+        """Start the writer, enter the store as a node (taking over the playing tables that wait
+        for an owner, and starting their bots) and keep the leases."""
         self.writer.start()
+        self._ratings_from = datetime.now(UTC) - RATINGS_OVERLAP
         self.ratings = await asyncio.to_thread(Ratings.rebuild, self.store)
-        stored = await asyncio.to_thread(self.store.load_active)
-        for snap in stored:
-            try:
-                table = Table.restore(self.services, snap)
-            except (MushkaError, TypeError, ValueError, KeyError, RecursionError) as exc:
-                # One damaged table must not keep the others from being served.
-                await asyncio.to_thread(self.store.quarantine, snap.id, f"{type(exc).__name__}: {exc}"[:300])
-                continue
-            self.tables[table.id] = table
-            table.begin()
-        if stored:
+        await self.membership.open()
+        if self.tables:
             log.info("restored %d tables", len(self.tables))
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep())
+        self._ratings_task = loop.create_task(self._follow_ratings())
 
     async def close(self) -> None:
-        """Stop every table's tasks, then store whatever is still queued."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        """Stop every table's tasks, store whatever is still queued, then give the leases up."""
+        for task in (self._sweeper, self._ratings_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in list(self.tables.values()):
             await table.close()
+        for task in list(self._background):
+            task.cancel()
+        await self.membership.close()
         await self.writer.close()
         self.thinkers.shutdown()
+
+    # --- tables changing owner (mushka.server.nodes) --------------------------------------
+
+    async def _adopt(self, table_ids: list[str]) -> None:
+        """Bring back tables this process just claimed, from the journal, and start them."""
+        for table_id in table_ids:
+            if table_id in self.tables:
+                continue
+            try:
+                snap = await asyncio.to_thread(self.store.load, table_id)
+            except Exception:  # storage failing: give it up, another pass claims it again
+                log.warning("table %s could not be loaded; released", table_id, exc_info=True)
+                await self._release([table_id])
+                continue
+            if snap is None or snap.status not in ("waiting", "playing"):
+                await self._release([table_id])
+                continue
+            table = await self._restored(snap)
+            if table is not None:
+                self.tables[table_id] = table
+                table.begin()
+
+    async def _restored(self, snap: TableSnapshot) -> Table | None:
+        try:
+            return Table.restore(self.services, snap)
+        except (MushkaError, TypeError, ValueError, KeyError, RecursionError) as exc:
+            # One damaged table must not keep the others from being served.
+            problem = f"{type(exc).__name__}: {exc}"[:300]
+            await self.writer.run(lambda: self.store.quarantine(snap.id, problem))
+            return None
+
+    async def _lost(self, table_ids: Collection[str]) -> None:
+        """Another process took these tables over: hand each over (its clients go there)."""
+        for table_id in table_ids:
+            table = self.tables.pop(table_id, None)
+            if table is None:
+                continue
+            try:
+                place = await asyncio.to_thread(self.store.placement, table_id)
+            except Exception:  # the clients try the proxy's choice, which finds the owner
+                place = None
+            await table.hand_over(None if place is None else place.owner)
+            log.info("table %s: handed over to node %s", table_id, "?" if place is None else place.owner)
+
+    def _lease_lost(self, table_id: str) -> None:
+        """A save of ``table_id`` was refused (its lease is another process's): hand it over."""
+        self._spawn(self._lost([table_id]))
+
+    async def _release(self, table_ids: list[str]) -> None:
+        try:
+            await self.writer.run(lambda: self.store.release(table_ids))
+        except Exception:  # the leases run out by themselves
+            log.warning("could not release %d leases", len(table_ids), exc_info=True)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _follow_ratings(self) -> None:
+        """Count the games that other processes finished, now and then (each game once)."""
+        while True:
+            await asyncio.sleep(RATINGS_EVERY)
+            began = datetime.now(UTC)
+            try:
+                found = await asyncio.to_thread(self.store.finished_since, self._ratings_from, 1000)
+            except Exception:  # storage down: next time
+                log.warning("reading the finished games for the ratings failed", exc_info=True)
+                continue
+            for snap in found:
+                with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):
+                    self.ratings.add_snapshot(snap)
+            self._ratings_from = began - RATINGS_OVERLAP
 
     async def _sweep(self) -> None:
         """Now and then forget finished or waiting tables nobody has looked at for a while."""
@@ -184,6 +279,9 @@ class Lobby:
         for t in idle:
             t.evicted = True
             del self.tables[t.id]
+        if idle:
+            # Anybody may claim them when somebody asks for them again.
+            self._spawn(self._release([t.id for t in idle]))
         return len(idle)
 
     def _count_game(self, table: Table) -> None:
@@ -213,14 +311,23 @@ class Lobby:
             table = self.tables.get(table_id) or self._finished_table(table_id)
             if table is not None:
                 return table
+            place = await asyncio.to_thread(self.store.placement, table_id)
+            if place is None or place.status not in ("waiting", "playing", "over", ABANDONED):
+                raise ProtocolError("no_table", rule="P12", id=table_id)
+            if place.status in ("waiting", "playing"):
+                # A waiting or playing table is served by its owner only: ours, or claimed now.
+                if place.owner is not None:
+                    raise OwnedElsewhere(table_id, place.owner)
+                ttl = self.node.lease
+                if not place.mine and not await self.writer.run(lambda: self.store.claim(table_id, ttl)):
+                    again = await asyncio.to_thread(self.store.placement, table_id)
+                    raise OwnedElsewhere(table_id, None if again is None else again.owner)
             snap = await asyncio.to_thread(self.store.load, table_id)
             if snap is None:
                 raise ProtocolError("no_table", rule="P12", id=table_id)
-            try:
-                table = Table.restore(self.services, snap)
-            except (MushkaError, TypeError, ValueError, KeyError, RecursionError) as exc:
-                await asyncio.to_thread(self.store.quarantine, table_id, f"{type(exc).__name__}: {exc}"[:300])
-                raise ProtocolError("no_table", rule="P12", id=table_id) from None
+            table = await self._restored(snap)
+            if table is None:
+                raise ProtocolError("no_table", rule="P12", id=table_id)
             if table.status == "over":
                 self._keep_finished(table)
                 return table
@@ -246,11 +353,10 @@ class Lobby:
         """Tables that wait or play: what ``max_tables`` limits."""
         return sum(1 for t in self.tables.values() if t.status != "over")
 
-    def listed(self, status: str | None, lang: str) -> list[TableInfo]:
-        """Listed tables in memory, newest first."""
-        tables = [t for t in self.tables.values() if t.listed and (status is None or t.status == status)]
-        tables.sort(key=lambda t: t.created, reverse=True)
-        return [t.info(lang) for t in tables]
+    async def listed(self, status: str | None, lang: str) -> list[TableInfo]:
+        """Listed tables of every node, newest first (those of this one with their live details)."""
+        live = {t.id: t.info for t in self.tables.values()}
+        return await self.listings.tables(status, lang, live)
 
     # --- making tables ---------------------------------------------------------------------------
 
@@ -283,9 +389,8 @@ class Lobby:
                 seat.name, seat.token_hash = name, hash_token(token)
                 tokens.append((index, token))
             seats.append(seat)
-        bots_only = all(s.kind == "bot" for s in seats)
-        if bots_only:
-            self._check_bot_tables(address)
+        if all(s.kind == "bot" for s in seats):
+            await self._check_bot_tables(address)
         table_id = secrets.token_urlsafe(9)
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(9)
@@ -298,22 +403,29 @@ class Lobby:
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
             created=datetime.now(UTC), turn_seconds=seconds,
         )
-        try:
-            await asyncio.to_thread(self.store.create, table.snapshot())
-        except Exception:  # any driver error: nothing was made, and the caller is told why
-            log.exception("table %s could not be stored", table_id)
-            raise ProtocolError("storage_down", rule="P14") from None
-        self.tables[table_id] = table
-        if bots_only:
-            self._bot_tables[table_id] = address
+        table.address = address[:64]
+        await self._store_new(table)
         if request.start or (table.autostart and all(s.kind != "open" for s in seats)):
             await table.start_now()
         log.info("table %s created: %s", table_id, rules)
         return CreateTableReply(
             table=table.info(lang),
             tokens=[SeatToken(seat=s, token=t, url=seat_url(table_id, t)) for s, t in tokens],
-            invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}",
+            invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}?node={self.node.name}", node=self.node.name,
         )
+
+    async def _store_new(self, table: Table) -> None:
+        """Store a new table through the writer (it queues behind the commits, and a burst of new
+        tables shares their transactions instead of racing them for the write lock); only
+        then is it this process's to serve."""
+        save = Save(table_id=table.id, version=table.version, ply=table.ply, status=table.status,
+                    new=table.snapshot())
+        try:
+            await self.writer.write(save)
+        except (WriteFailed, LeaseLost):
+            log.warning("table %s could not be stored", table.id)
+            raise ProtocolError("storage_down", rule="P14") from None
+        self.tables[table.id] = table
 
     async def rematch(self, table: Table, client: Client) -> None:
         """The same table again after its game (same rules, seats and tokens), started at once;
@@ -332,27 +444,25 @@ class Lobby:
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
                 turn_seconds=table.turn_seconds,
             )
-            try:
-                await asyncio.to_thread(self.store.create, again.snapshot())
-            except Exception:  # any driver error: nothing was made
-                log.exception("table %s could not be stored", table_id)
-                raise ProtocolError("storage_down", rule="P14") from None
-            self.tables[table_id] = again
+            again.address, again.joined = table.address, table.joined
+            await self._store_new(again)
             await again.start_now()
             await table.announce_next(table_id)
             log.info("table %s: rematch at %s", table.id, table_id)
 
-    def _check_bot_tables(self, address: str) -> None:
+    async def _check_bot_tables(self, address: str) -> None:
         """P12: tables of bots only cost CPU and nobody plays at them: a few at a time, on the
-        whole server and per address (``bot_tables``, ``bot_tables_per_address``)."""
-        for table_id in list(self._bot_tables):
-            table = self.tables.get(table_id)
-            if table is None or table.status == "over":
-                del self._bot_tables[table_id]
+        whole server (every node) and per address (``bot_tables``, ``bot_tables_per_address``).
+        A table with a person's seat that nobody came to within the grace time counts as one."""
         cfg = self.config
-        if len(self._bot_tables) >= cfg.bot_tables:
+        before = datetime.now(UTC) - timedelta(seconds=cfg.grace)
+        try:
+            total, mine = await asyncio.to_thread(self.store.bot_tables, address[:64], before)
+        except Exception:  # storage down: nothing can be made anyway
+            raise ProtocolError("storage_down", rule="P14") from None
+        self._bot_tables_now = total
+        if total >= cfg.bot_tables:
             raise ProtocolError("bot_tables", rule="P12", limit=cfg.bot_tables)
-        mine = sum(1 for a in self._bot_tables.values() if a == address)
         if mine >= cfg.bot_tables_per_address:
             raise ProtocolError("bot_tables_yours", rule="P12", limit=cfg.bot_tables_per_address)
 
@@ -390,12 +500,14 @@ class Lobby:
         if table is not None:
             if table.status != "over" or table.game is None:
                 raise ProtocolError("not_over", rule="P11", id=table_id)
+            if table.game.result is None:  # ended with nobody there: no game to record
+                raise ProtocolError("no_record", rule="P12", id=table_id)
             return table.record_text()
         else:
             snap = await asyncio.to_thread(self.store.load, table_id[:32])
             if snap is None:
                 raise ProtocolError("no_record", rule="P12", id=table_id[:32])
-            if snap.status != "over":
+            if snap.status not in ("over", ABANDONED):
                 raise ProtocolError("not_over", rule="P11", id=table_id)
         if snap.record is None:
             raise ProtocolError("no_record", rule="P12", id=table_id)
@@ -484,8 +596,19 @@ class Lobby:
                     limits=Limits(max_message_bytes=c.max_message_bytes, rate=c.rate, burst=c.burst,
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,
-                                  bot_tables_now=len(self._bot_tables), bot_workers=self.thinkers.workers,
+                                  bot_tables_now=self._bot_tables_now, bot_workers=self.thinkers.workers,
                                   turn_choices=list(c.turn_choices), chat_rate=c.chat_rate, chat_burst=c.chat_burst))
+
+    async def node_names(self) -> list[str]:
+        """The names of the live nodes on the database (read at most once a second)."""
+        loop = asyncio.get_running_loop()
+        if self._nodes is None or loop.time() - self._nodes[0] > 1.0:
+            try:
+                nodes = await asyncio.to_thread(self.store.live_nodes, 2 * self.node.lease)
+            except Exception:  # storage down: health says so elsewhere
+                return [self.node.name]
+            self._nodes = (loop.time(), sorted({n.name for n in nodes} | {self.node.name}))
+        return self._nodes[1]
 
     async def database_answers(self) -> bool:
         """Whether storage answers a read within :data:`PING_TIMEOUT` (asked at most once a

@@ -74,6 +74,9 @@ class Hello(Message):
     protocol: int
     token: str | None = Field(default=None, min_length=1, max_length=128)
     lang: Lang = "en"
+    since: int | None = Field(default=None, ge=0)
+    """The version the client has (a reconnection): if it is the table's, the server answers
+    ``resumed`` instead of a whole ``state``."""
     id: RequestId | None = None
 
 
@@ -414,8 +417,27 @@ class Pong(Message):
     id: RequestId | None = None
 
 
+class Resumed(Message):
+    """The answer to a ``hello`` whose ``since`` is the table's version: the client has
+    everything already (after ``welcome``; ``presence`` and ``clock`` follow as usual)."""
+
+    type: Literal["resumed"] = "resumed"
+    version: int
+
+
+class Moved(Message):
+    """The table is served by another process (node) of this server now: reconnect with
+    ``?node=NODE`` (the proxy routes it there), after a short random wait.  The connection
+    is closed next, with code 4307."""
+
+    type: Literal["moved"] = "moved"
+    table: str
+    node: str | None
+    """The owner's node name, or null when the table waits for a new owner (try again)."""
+
+
 ServerMessage = Annotated[
-    Welcome | State | Update | TableChanged | Presence | Error | Pong | Clock | ChatLine | Hint,
+    Welcome | State | Update | TableChanged | Presence | Error | Pong | Clock | ChatLine | Hint | Resumed | Moved,
     Field(discriminator="type"),
 ]
 """Any message the server sends."""

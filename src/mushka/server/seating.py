@@ -42,6 +42,10 @@ class Client(Protocol):
         """Queue one message (never blocks)."""
         ...
 
+    def close(self, code: int) -> None:
+        """Close after the queued messages have gone out."""
+        ...
+
 
 @dataclass(eq=False, slots=True)
 class Seat:
@@ -79,6 +83,16 @@ class Seat:
 
 class TableMoved(Exception):
     """This table object was dropped from memory meanwhile; look the table up again."""
+
+
+class OwnedElsewhere(Exception):
+    """Another process (node) of this server owns the table: the client is sent there."""
+
+    def __init__(self, table_id: str, node: str | None) -> None:
+        """``table_id`` is ``node``'s (None: it waits for a new owner; try again shortly)."""
+        super().__init__(f"table {table_id} is served by node {node or '?'}")
+        self.table_id = table_id
+        self.node = node
 
 
 def hash_token(token: str) -> str:

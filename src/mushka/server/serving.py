@@ -36,9 +36,12 @@ TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain; charse
             b"too many connections from this address (P12)")
 
 
-def guarded_http(request_timeout: float, per_address: int) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with a deadline for each request and a cap per address."""
+def guarded_http(request_timeout: float, per_address: int,
+                 trusted: tuple[str, ...] = ()) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with a deadline for each request and a cap per address (not for
+    the ``trusted`` proxies: every client behind one shares its address)."""
     counter = AddressCounter(per_address)
+    proxies = frozenset(trusted)
 
     class GuardedH11Protocol(H11Protocol):
         """One HTTP connection, closed when a request takes too long to arrive."""
@@ -50,6 +53,9 @@ def guarded_http(request_timeout: float, per_address: int) -> type[H11Protocol]:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             address = self.client[0] if self.client else "?"
+            if address in proxies:
+                self._arm()
+                return
             if not counter.take(address):
                 log.warning("refusing an HTTP connection: %s holds %d already", address, counter.cap)
                 transport.write(TOO_MANY)
@@ -104,8 +110,13 @@ def guarded_http(request_timeout: float, per_address: int) -> type[H11Protocol]:
 
 def uvicorn_options(config: ServerConfig, *, ws_deflate: bool = False) -> dict[str, Any]:
     """The keyword arguments of ``uvicorn.Config`` the server runs with (after the app)."""
+    trusted = config.trusted_proxies
     return {
-        "http": guarded_http(config.request_timeout, config.http_per_address),
+        "http": guarded_http(config.request_timeout, config.http_per_address, trusted),
+        # The client's address comes from X-Forwarded-For only when a trusted proxy sent it
+        # (uvicorn would otherwise believe any local program's header).
+        "proxy_headers": bool(trusted),
+        "forwarded_allow_ips": ",".join(trusted) if trusted else "",
         "ws": "websockets-sansio",
         # Frames larger than a few messages are cut off by uvicorn itself; the server
         # answers anything between with a clear P1 error.

@@ -1,12 +1,11 @@
-"""The SQL repository of the server: :class:`SqlStore`, its schema and its migrations.
+"""The SQL repository of the server: :class:`SqlStore`.
 
-It implements :class:`~mushka.server.store.TableStore` (what is stored, and
-why, is described there) with SQLAlchemy in SQLite (default, in WAL mode) or
-PostgreSQL (through psycopg 3, the ``postgres`` extra; see
-:func:`engine_url`).  The schema is made by the Alembic migrations in
-``mushka/server/migrations``, run by :func:`upgrade` at startup, so a fresh
-database is created and an old one brought up to date the same way.  The
-SQL is portable: plain types, JSON kept as text, no dialect-specific upserts.
+It implements :class:`~mushka.server.store.NodeStore` (what is stored, and why, is
+described in :mod:`mushka.server.store`) with SQLAlchemy in SQLite (default, in WAL
+mode) or PostgreSQL (through psycopg 3, the ``postgres`` extra).  The schema, the
+URLs and the migrations are in :mod:`mushka.server.sqlschema`; the nodes and leases,
+which fence every commit, in :mod:`mushka.server.sqlnodes`.  The SQL is portable:
+plain types, JSON kept as text, no dialect-specific upserts.
 """
 
 from __future__ import annotations
@@ -14,238 +13,53 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Sequence
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence, Set
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Final
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
-    Boolean,
     DateTime,
-    ForeignKey,
     Integer,
-    String,
-    Text,
     and_,
     bindparam,
-    create_engine,
     delete,
-    event,
     func,
     insert,
+    or_,
     select,
     update,
 )
-from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DatabaseError
 
-from mushka.server.store import BROKEN, Save, SeatSnapshot, SqliteSync, TableSnapshot
+from mushka.server.sqlnodes import LeaseBook
+from mushka.server.sqlschema import (
+    BUSY_TIMEOUT,
+    MIGRATIONS,
+    POSTGRES_DRIVER,
+    WAL_LIMIT,
+    Base,
+    alembic_config,
+    engine_url,
+    make_engine,
+    shown_url,
+    upgrade,
+)
+from mushka.server.store import BROKEN, NodeInfo, Placement, Save, SeatSnapshot, SqliteSync, TableSnapshot
 from mushka.server.texts import StorageError
+
+__all__ = [
+    "BUSY_TIMEOUT", "MIGRATIONS", "POSTGRES_DRIVER", "Base", "SqlStore", "StorageError", "alembic_config",
+    "engine_url", "make_engine", "shown_url", "upgrade",
+]
 
 log = logging.getLogger("mushka.server")
 
-MIGRATIONS: Final = Path(__file__).resolve().parent / "migrations"
-"""The Alembic migrations of the schema."""
-
-
-# --- the SQL schema (mirrored by the migrations) ------------------------------------------
-
-
-class Base(DeclarativeBase):
-    """The declarative base of the server's tables."""
-
-
-class TableRow(Base):
-    """A table: rules, status, version and the game record once over."""
-
-    __tablename__ = "mushka_tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    title: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    variant: Mapped[str] = mapped_column(String(16))
-    players: Mapped[int] = mapped_column(Integer)
-    options: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    listed: Mapped[bool] = mapped_column(Boolean)
-    host: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    autostart: Mapped[bool] = mapped_column(Boolean)
-    version: Mapped[int] = mapped_column(Integer)
-    ply: Mapped[int] = mapped_column(Integer)
-    record: Mapped[str | None] = mapped_column(Text, nullable=True)
-    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    names: Mapped[str | None] = mapped_column(Text, nullable=True)
-    """The seats' names of a finished game (JSON list), for listings that must not read the record."""
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
-    first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """P15: seconds per move (null or 0: no turn timer)."""
-    seats: Mapped[list[SeatRow]] = relationship(
-        back_populates="table", cascade="all, delete-orphan", order_by="SeatRow.seat", lazy="select",
-    )
-    deals: Mapped[list[DealRow]] = relationship(
-        back_populates="table", cascade="all, delete-orphan", order_by="DealRow.number", lazy="select",
-    )
-    moves: Mapped[list[MoveRow]] = relationship(
-        back_populates="table", cascade="all, delete-orphan", order_by="MoveRow.version", lazy="select",
-    )
-
-
-class SeatRow(Base):
-    """A seat of a table."""
-
-    __tablename__ = "mushka_seats"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    table: Mapped[TableRow] = relationship(back_populates="seats")
-
-
-class DealRow(Base):
-    """One deal of a table's game: its record (dealer, stacked deck, picks, actions) as JSON.
-
-    Written when the deal starts and again, with every action, when it ends;
-    in between, its actions are in :class:`MoveRow`.
-    """
-
-    __tablename__ = "mushka_deals"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    data: Mapped[str] = mapped_column(Text)
-    table: Mapped[TableRow] = relationship(back_populates="deals")
-
-
-class MoveRow(Base):
-    """The journal: one row per action of a deal still being played."""
-
-    __tablename__ = "mushka_moves"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    deal: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(String(64))
-    picks: Mapped[str | None] = mapped_column(Text, nullable=True)
-    table: Mapped[TableRow] = relationship(back_populates="moves")
-
-
-# --- database URLs --------------------------------------------------------------------------
-
-
-POSTGRES_DRIVER: Final = "psycopg"
-"""The PostgreSQL driver the server is tested with (psycopg 3, the ``postgres`` extra)."""
-
-
-def engine_url(url: str) -> URL:
-    """``url`` parsed, with a PostgreSQL URL that names no driver bound to psycopg 3.
-
-    ``postgresql://`` (and ``postgres://``, as many hosting services write it)
-    become ``postgresql+psycopg://``: which driver a bare ``postgresql://``
-    means is SQLAlchemy's choice and has changed between its versions, so the
-    server names the one it is tested with.  A URL that names its driver
-    (``postgresql+psycopg2://``) is left as it is.
-    """
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise StorageError("bad_url", url=url) from None
-    if parsed.drivername in ("postgresql", "postgres"):
-        parsed = parsed.set(drivername=f"postgresql+{POSTGRES_DRIVER}")
-    return parsed
-
-
-def shown_url(url: str) -> str:
-    """``url`` as it may be printed and logged: its password, if any, is masked."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
-
-
-# --- migrations -----------------------------------------------------------------------------
-
-
-def alembic_config(engine: Engine | None = None, url: str | None = None) -> Config:
-    """An Alembic configuration pointing at the package's migrations."""
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    if url is not None:
-        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    if engine is not None:
-        cfg.attributes["engine"] = engine
-    return cfg
-
-
-def upgrade(engine: Engine) -> None:
-    """Bring the database's schema up to the newest migration (creating it if empty)."""
-    command.upgrade(alembic_config(engine), "head")
-
-
-# --- the SQL repository ------------------------------------------------------------------------
-
-
-BUSY_TIMEOUT: Final = 0.5
-"""Seconds a SQLite statement waits for a lock held by somebody else before it fails (the
-writer then tries again, and a table whose change cannot be stored waits, saying so):
-short, so that a lock held for long stops nothing but the tables that must write."""
-
-
-def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool = False,
-                busy_timeout: float = BUSY_TIMEOUT) -> Engine:
-    """An engine for ``url``; SQLite gets a busy timeout and WAL so that readers never block
-    the writer, with ``synchronous`` as ``sync`` says.  With ``own_checkpoints`` no commit
-    checkpoints the WAL by itself: :meth:`SqlStore.checkpoint` does, when called.
-
-    Raises :class:`StorageError` when ``url`` cannot be used at all (see :func:`engine_url`)."""
-    if url.startswith("sqlite"):
-        memory = url in ("sqlite://", "sqlite:///:memory:")
-        engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": busy_timeout},
-            poolclass=StaticPool if memory else None,
-        )
-        level = "FULL" if sync == "full" else "NORMAL"
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            if not memory:
-                cursor.execute("PRAGMA journal_mode=WAL")
-                if own_checkpoints:
-                    cursor.execute("PRAGMA wal_autocheckpoint=0")
-            # In WAL mode NORMAL syncs at checkpoints only: a commit survives a crash of
-            # this process (the WAL is in the OS's hands), not necessarily of the machine.
-            cursor.execute(f"PRAGMA synchronous={level}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
-        return engine
-    parsed = engine_url(url)
-    try:
-        # The pool checks a connection before handing it out: the database may have
-        # restarted, or closed an idle connection, since it was last used.
-        return create_engine(parsed, pool_pre_ping=True)
-    except NoSuchModuleError:
-        raise StorageError("unknown_database", scheme=parsed.drivername) from None
-    except ImportError as exc:
-        module = exc.name or parsed.get_driver_name()
-        if parsed.get_backend_name() == "postgresql" and module == POSTGRES_DRIVER:
-            raise StorageError("no_postgres_driver") from None
-        raise StorageError("no_driver", module=module, scheme=parsed.drivername) from None
+CHAT_KEPT: Final = 50
+"""P16: chat lines kept per table (the older ones are dropped as new ones come)."""
 
 
 _TABLES = Base.metadata.tables["mushka_tables"]
@@ -275,11 +89,17 @@ _DROP_DEAL = delete(_DEALS).where(and_(_DEALS.c.table_id == bindparam("t_id"),
 _DROP_DEAL_MOVES = delete(_MOVES).where(and_(_MOVES.c.table_id == bindparam("t_id"),
                                              _MOVES.c.deal == bindparam("d_number")))
 _DROP_ALL_MOVES = delete(_MOVES).where(_MOVES.c.table_id == bindparam("t_id"))
+_CHAT = Base.metadata.tables["mushka_chat"]
+_DROP_OLD_CHAT = delete(_CHAT).where(and_(_CHAT.c.table_id == bindparam("t_id"),
+                                          _CHAT.c.number <= bindparam("c_below", type_=Integer)))
+_SET_NEXT = update(_TABLES).where(_TABLES.c.id == bindparam("t_id")).values(next_id=bindparam("t_next"))
+_SET_JOINED = (update(_TABLES).where(and_(_TABLES.c.id == bindparam("t_id"), _TABLES.c.joined_at.is_(None)))
+               .values(joined_at=bindparam("t_joined", type_=DateTime(timezone=True))))
 
 
 class SqlStore:
-    """A :class:`TableStore` on SQLAlchemy; methods are synchronous (the server
-    calls them from worker threads, and :meth:`commit` from its one writer thread)."""
+    """A :class:`~mushka.server.store.NodeStore` on SQLAlchemy; methods are synchronous (the
+    server calls them from worker threads, and those that write where its one writer commits)."""
 
     def __init__(self, url: str, *, migrate: bool = True, sync: SqliteSync = "normal",
                  busy_timeout: float = BUSY_TIMEOUT, inline: bool = False) -> None:
@@ -287,7 +107,8 @@ class SqlStore:
 
         ``inline`` lets the writer commit on the event loop when commits are quick (SQLite,
         ``synchronous=NORMAL``); by default every commit runs in the writer's thread, so that
-        a lock, a slow disk or a full one never stops the loop."""
+        a lock, a slow disk or a full one never stops the loop.  A SQLite file that is not a
+        database, or a damaged one, is refused with a :class:`StorageError` naming it."""
         self.url = url
         self._sqlite = url.startswith("sqlite")
         self._quick = self._sqlite and sync == "normal"
@@ -296,10 +117,29 @@ class SqlStore:
         """(table id, what was wrong) of every row set aside since this store was opened."""
         # The checkpoints, which flush to disk, are the writer's (in its thread).
         self.engine = make_engine(url, sync, own_checkpoints=self._quick, busy_timeout=busy_timeout)
-        if migrate:
-            upgrade(self.engine)
+        try:
+            if self._sqlite:
+                self._check_file()
+            if migrate:
+                upgrade(self.engine)
+        except DatabaseError as exc:
+            self.engine.dispose()
+            raise StorageError("damaged", url=shown_url(url), problem=_first_line(exc)) from None
         self._writing: Connection | None = None
         """The connection :meth:`commit` keeps (one writer: no pool round trip per commit)."""
+        self._write_lock = threading.Lock()
+        # Commits come from the writer's thread, but a tool or a test may store a table from
+        # another one meanwhile: one transaction at a time on the kept connection.
+        self.leases = LeaseBook(self.engine)
+        """This process's node and leases (:mod:`mushka.server.sqlnodes`)."""
+
+    def _check_file(self) -> None:
+        """SQLite: a quick check of the whole file, so that damage is found at the start, said in
+        one line, rather than in the middle of serving."""
+        with self.engine.connect() as conn:
+            found = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(3)")]
+        if found != ["ok"]:
+            raise StorageError("damaged", url=shown_url(self.url), problem="; ".join(found)[:300])
 
     @property
     def quick_commits(self) -> bool:
@@ -307,41 +147,96 @@ class SqlStore:
         a fraction of a millisecond; every other database is across a network or flushes."""
         return self._quick and self._inline
 
+    @property
+    def own_checkpoints(self) -> bool:
+        """Whether this store's WAL is checkpointed only by :meth:`checkpoint` (the writer's)."""
+        return self._quick
+
     def create(self, table: TableSnapshot) -> None:
         """Store a new table (with plain inserts: ORM objects would leave reference cycles behind,
         which only a full garbage collection frees)."""
-        now = datetime.now(UTC)
-        with self.engine.begin() as conn:
-            conn.execute(insert(_TABLES).values(
-                id=table.id, title=table.title, variant=table.variant, players=table.players,
-                options=json.dumps(table.options, sort_keys=True), status=table.status, listed=table.listed,
-                host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
-                record=table.record, winner=table.winner, names=_names_text(table.names) if table.record else None,
-                created_at=table.created, updated_at=now,
-                finished_at=table.finished, first_dealer=table.first_dealer, turn_seconds=table.turn_seconds))
-            conn.execute(insert(_SEATS), [
-                {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
-                 "token_hash": s.token_hash} for s in table.seats])
-            if table.deals:
-                conn.execute(insert(_DEALS), [{"table_id": table.id, "number": n, "data": d}
-                                              for n, d in table.deals])
+        self.commit([Save(table_id=table.id, version=table.version, ply=table.ply, status=table.status,
+                          new=table)])
 
-    def commit(self, saves: Sequence[Save]) -> None:
-        """Store many tables' changes in one transaction (see :class:`Save`)."""
+    def commit(self, saves: Sequence[Save]) -> Set[str]:
+        """Store many tables' changes in one transaction (see :class:`Save`), fenced by this
+        process's leases; the ids of the tables whose saves were refused (lease lost)."""
         if not saves:
-            return
+            return frozenset()
+        with self._write_lock:
+            return self._commit_locked(saves)
+
+    def _commit_locked(self, saves: Sequence[Save]) -> Set[str]:
         conn = self._writing
         if conn is None or conn.closed:
             conn = self._writing = self.engine.connect()
+        leases = self.leases
         try:
             with conn.begin():
+                # First, while taking the write lock: renew the leases, and see which still hold.
+                touched = {s.table_id for s in saves if s.new is None}
+                kept = leases.fence(conn, touched)
+                lost = touched - kept
+                if lost:
+                    saves = [s for s in saves if s.table_id not in lost]
                 _commit(conn, saves)
+                granted = leases.grant(conn, [s.table_id for s in saves if s.new is not None])
         except Exception:
             # The connection may be broken (a database restart): the next try opens a new one.
             self._writing = None
             with contextlib.suppress(Exception):
                 conn.close()
             raise
+        leases.committed(granted, lost)
+        if lost:
+            log.warning("%d tables' changes refused: another process holds their lease now", len(lost))
+        return lost
+
+    # --- nodes and leases (mushka.server.sqlnodes) ---------------------------------------------
+
+    def check_node(self, name: str, *, ttl: float, join: bool) -> None:
+        """Whether a node ``name`` may start here (raises :class:`StorageError` if not)."""
+        self.leases.check(name, ttl=ttl, join=join)
+
+    def register(self, node: NodeInfo, *, ttl: float, join: bool) -> None:
+        """Enter this process as a node (see :meth:`~mushka.server.store.NodeStore.register`)."""
+        self.leases.register(node, ttl=ttl, join=join)
+
+    def unregister(self) -> None:
+        """Leave: every lease released, the node's row removed."""
+        self.leases.unregister()
+
+    def renew(self, ttl: float) -> Set[str]:
+        """Renew this process's leases; the ids of those it lost."""
+        self.leases.ttl_ms = int(ttl * 1000)
+        return self.leases.renew()
+
+    def claim(self, table_id: str, ttl: float) -> bool:
+        """Take the lease of a table nobody holds."""
+        return self.leases.claim(table_id)
+
+    def claim_expired(self, ttl: float, limit: int, *, waiting: bool = False) -> list[str]:
+        """Take up to ``limit`` playing (and, if ``waiting``, waiting) tables whose lease ran out."""
+        return self.leases.claim_expired(limit, waiting=waiting)
+
+    def release(self, table_ids: Iterable[str]) -> None:
+        """Give these tables' leases up."""
+        self.leases.release(table_ids)
+
+    @property
+    def owned(self) -> Set[str]:
+        """The tables whose lease this process holds."""
+        return frozenset(self.leases.held)
+
+    def placement(self, table_id: str) -> Placement | None:
+        """Where a table is (None: no such table)."""
+        return self.leases.placement(table_id)
+
+    def live_nodes(self, ttl: float) -> list[NodeInfo]:
+        """The nodes seen within ``ttl`` seconds."""
+        return self.leases.live_nodes(ttl)
+
+    # --- reading ----------------------------------------------------------------------------
 
     def load(self, table_id: str) -> TableSnapshot | None:
         """One table, or ``None`` (also when its rows are damaged: it is then quarantined)."""
@@ -356,6 +251,27 @@ class SqlStore:
             found, broken = _load(conn, _TABLES.c.status.in_(("waiting", "playing")), with_deals=True)
         self._set_aside(broken)
         return found
+
+    def listed(self, status: str | None) -> list[TableSnapshot]:
+        """Listed tables that wait or play (or of ``status``), newest first, without deals."""
+        wanted = ("waiting", "playing") if status is None else (status,)
+        with self.engine.connect() as conn:
+            found, _ = _load(conn, and_(_TABLES.c.listed.is_(True), _TABLES.c.status.in_(wanted)),
+                             with_deals=False, summary=True, newest_made=True, limit=200)
+        return found
+
+    def bot_tables(self, address: str, unjoined_before: datetime) -> tuple[int, int]:
+        """P12: bots-only tables being played, on every node and of ``address`` (a table that no
+        person came to since before ``unjoined_before`` counts as one)."""
+        people = (select(_SEATS.c.table_id).where(_SEATS.c.kind != "bot")).scalar_subquery()
+        bots_only = or_(_TABLES.c.id.not_in(people),
+                        and_(_TABLES.c.joined_at.is_(None), _TABLES.c.created_at < unjoined_before))
+        where = and_(_TABLES.c.status.in_(("waiting", "playing")), bots_only)
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(_TABLES).where(where)).scalar_one()
+            mine = conn.execute(select(func.count()).select_from(_TABLES)
+                                .where(and_(where, _TABLES.c.address == address))).scalar_one()
+        return int(total), int(mine)
 
     def quarantine(self, table_id: str, problem: str) -> None:
         """Set a table aside: its status becomes ``broken``, so that it is never loaded, listed or
@@ -373,27 +289,54 @@ class SqlStore:
             self.quarantine(table_id, problem)
 
     def finished(self, limit: int, offset: int) -> list[TableSnapshot]:
-        """Finished games, newest first, without their records (``names`` holds the seats)."""
+        """Finished games, newest first, without their records (``names`` holds the seats); a
+        table that ended without a game played out (nobody came: status ``abandoned``) is not
+        among them."""
         with self.engine.connect() as conn:
-            found, broken = _load(conn, _TABLES.c.status == "over", with_deals=False, newest=True, limit=limit,
-                                  offset=offset, summary=True)
+            found, broken = _load(conn, _TABLES.c.status == "over",
+                                  with_deals=False, newest=True, limit=limit, offset=offset, summary=True)
         self._set_aside(broken)
         return found
 
     def finished_records(self, limit: int, offset: int) -> list[TableSnapshot]:
         """Finished games with their records, oldest first (the ratings are rebuilt from them)."""
         with self.engine.connect() as conn:
-            found, broken = _load(conn, _TABLES.c.status == "over", with_deals=False, oldest=True, limit=limit,
-                                  offset=offset)
+            found, broken = _load(conn, and_(_TABLES.c.status == "over", _TABLES.c.record.is_not(None)),
+                                  with_deals=False, oldest=True, limit=limit, offset=offset)
         self._set_aside(broken)
         return found
 
+    def finished_since(self, moment: datetime, limit: int) -> list[TableSnapshot]:
+        """Games finished at ``moment`` or later, with their records, oldest first."""
+        with self.engine.connect() as conn:
+            found, broken = _load(conn, and_(_TABLES.c.status == "over", _TABLES.c.record.is_not(None),
+                                             _TABLES.c.finished_at >= moment),
+                                  with_deals=False, oldest=True, limit=limit)
+        self._set_aside(broken)
+        return found
+
+    # --- upkeep --------------------------------------------------------------------------------
+
     def checkpoint(self) -> None:
         """SQLite: copy what the WAL holds into the database file, without waiting for anybody
-        (the writer calls this now and then, away from the event loop); elsewhere nothing."""
-        if self._quick:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        (the writer calls this every second, away from the event loop); once the WAL has grown
+        past twice :data:`WAL_LIMIT` (readers kept a checkpoint from reaching its end), wait for
+        them and cut it back.  Elsewhere nothing."""
+        if not self._quick:
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            if self._wal_bytes() > 2 * WAL_LIMIT:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _wal_bytes(self) -> int:
+        database = self.engine.url.database
+        if not database or database == ":memory:":
+            return 0
+        try:
+            return os.stat(f"{database}-wal").st_size
+        except OSError:
+            return 0
 
     def ping(self) -> bool:
         """Whether the database answers a read of the server's tables."""
@@ -406,12 +349,48 @@ class SqlStore:
         return True
 
     def close(self) -> None:
-        """Release the connections."""
-        if self._writing is not None:
-            with contextlib.suppress(Exception):
-                self._writing.close()
-            self._writing = None
+        """Release the connections (SQLite: the WAL is checkpointed and emptied first, so that a
+        clean stop leaves the whole database in its file)."""
+        with self._write_lock:
+            if self._writing is not None:
+                with contextlib.suppress(Exception):
+                    self._writing.close()
+                self._writing = None
         self.engine.dispose()
+        database = self.engine.url.database
+        if self._sqlite and database and database != ":memory:" and os.path.exists(database):
+            # Every pooled connection is closed now: one last connection checkpoints the whole
+            # log and empties it (a reader kept open in the pool would stop it half way).
+            try:
+                last = sqlite3.connect(database, timeout=2)
+                try:
+                    last.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    last.close()
+            except sqlite3.Error as exc:  # another process on the file holds it: it checkpoints
+                log.info("the last checkpoint of %s was left to the other servers on it: %s", database, exc)
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+
+
+def _insert_table(conn: Connection, table: TableSnapshot, now: datetime) -> None:
+    """The rows of a new table (with plain inserts: ORM objects would leave reference cycles
+    behind, which only a full garbage collection frees)."""
+    conn.execute(insert(_TABLES).values(
+        id=table.id, title=table.title, variant=table.variant, players=table.players,
+        options=json.dumps(table.options, sort_keys=True), status=table.status, listed=table.listed,
+        host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
+        record=table.record, winner=table.winner, names=_names_text(table.names) if table.record else None,
+        created_at=table.created, updated_at=now, finished_at=table.finished, first_dealer=table.first_dealer,
+        turn_seconds=table.turn_seconds, next_id=table.next_id, address=table.address, joined_at=table.joined))
+    conn.execute(insert(_SEATS), [
+        {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
+         "token_hash": s.token_hash} for s in table.seats])
+    if table.deals:
+        conn.execute(insert(_DEALS), [{"table_id": table.id, "number": n, "data": d} for n, d in table.deals])
 
 
 def _commit(conn: Connection, saves: Sequence[Save]) -> None:
@@ -424,8 +403,15 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
     finished: list[dict[str, object]] = []
     settled: list[dict[str, object]] = []
     cleared: list[dict[str, object]] = []
+    chat: list[dict[str, object]] = []
+    chat_tail: dict[str, int] = {}
+    nexts: list[dict[str, object]] = []
+    joined: list[dict[str, object]] = []
     for save in saves:
         tid = save.table_id
+        if save.new is not None:
+            _insert_table(conn, save.new, now)
+            continue
         if not save.moves_only:
             latest[tid] = save  # versions only grow: the last such save holds the newest fields
         for s in save.seats:
@@ -435,7 +421,7 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
             moves = [m for m in moves if m["table_id"] != tid]
             cleared.append({"t_id": tid})
         moves.extend({"table_id": tid, "version": m.version, "deal": m.deal, "action": m.action,
-                      "picks": m.picks or None} for m in save.moves)
+                      "picks": m.picks or None, "at_ms": m.at_ms} for m in save.moves)
         for number, data in save.deals:
             deals[tid, number] = data
         settled.extend({"t_id": tid, "d_number": n} for n in save.settled)
@@ -443,12 +429,23 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
             finished.append({"t_id": tid, "t_record": save.record, "t_winner": save.winner,
                              "t_names": _names_text(save.names),
                              "t_finished": save.finished})
+        for number, data in save.chat:
+            chat.append({"table_id": tid, "number": number, "data": data})
+            chat_tail[tid] = max(chat_tail.get(tid, 0), number)
+        if save.next_id is not None:
+            nexts.append({"t_id": tid, "t_next": save.next_id})
+        if save.joined is not None:
+            joined.append({"t_id": tid, "t_joined": save.joined})
     if latest:
         conn.execute(_UPDATE_TABLE, [
             {"t_id": s.table_id, "t_status": s.status, "t_version": s.version, "t_ply": s.ply,
              "t_first_dealer": s.first_dealer, "t_updated": now} for s in latest.values()])
     if finished:
         conn.execute(_FINISH_TABLE, finished)
+    if nexts:
+        conn.execute(_SET_NEXT, nexts)
+    if joined:
+        conn.execute(_SET_JOINED, joined)
     if seats:
         conn.execute(_UPDATE_SEAT, [
             {"t_id": tid, "s_seat": s.seat, "s_kind": s.kind, "s_name": s.name, "s_bot": s.bot,
@@ -464,9 +461,12 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
                                       for (tid, n), data in deals.items()])
     if settled:
         conn.execute(_DROP_DEAL_MOVES, settled)
+    if chat:
+        conn.execute(insert(_CHAT), chat)
+        conn.execute(_DROP_OLD_CHAT, [{"t_id": tid, "c_below": top - CHAT_KEPT} for tid, top in chat_tail.items()])
 
 
-_MOVE_COLUMNS: Final = ("table_id", "version", "deal", "action", "picks")
+_MOVE_COLUMNS: Final = ("table_id", "version", "deal", "action", "picks", "at_ms")
 _MOVES_PER_INSERT: Final = 500
 
 
@@ -500,8 +500,8 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = False, limit: int | None = None,
-          offset: int = 0, summary: bool = False,
-          oldest: bool = False) -> tuple[list[TableSnapshot], list[tuple[str, str]]]:
+          offset: int = 0, summary: bool = False, oldest: bool = False,
+          newest_made: bool = False) -> tuple[list[TableSnapshot], list[tuple[str, str]]]:
     """Tables matching ``where`` with their seats (and deals, the journal merged in), read
     with plain selects (ORM objects would leave reference cycles behind); and the (id,
     problem) of those whose rows cannot be read, left out."""
@@ -514,6 +514,8 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
     elif oldest:
         query = (query.order_by(_TABLES.c.finished_at.asc().nulls_last(), _TABLES.c.id)
                  .limit(limit).offset(offset))
+    elif newest_made:
+        query = query.order_by(_TABLES.c.created_at.desc(), _TABLES.c.id).limit(limit)
     else:
         query = query.order_by(_TABLES.c.created_at)
     rows = conn.execute(query).mappings().all()
@@ -525,7 +527,10 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
         seats[s["table_id"]].append(SeatSnapshot(s["seat"], s["kind"], s["name"], s["bot"], s["token_hash"]))
     deals: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
     moves: dict[str, list[Any]] = {i: [] for i in ids}
+    chat: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
     if with_deals:
+        for c in conn.execute(select(_CHAT).where(_CHAT.c.table_id.in_(ids)).order_by(_CHAT.c.number)).mappings():
+            chat[c["table_id"]].append((c["number"], c["data"]))
         for d in conn.execute(select(_DEALS).where(_DEALS.c.table_id.in_(ids)).order_by(_DEALS.c.number)).mappings():
             deals[d["table_id"]].append((d["number"], d["data"]))
         for m in conn.execute(select(_MOVES).where(_MOVES.c.table_id.in_(ids)).order_by(_MOVES.c.version)).mappings():
@@ -534,7 +539,7 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
     broken: list[tuple[str, str]] = []
     for r in rows:
         try:
-            found.append(_snapshot(r, seats[r["id"]], deals[r["id"]], moves[r["id"]]))
+            found.append(_snapshot(r, seats[r["id"]], deals[r["id"]], moves[r["id"]], chat[r["id"]]))
         except (ValueError, TypeError, KeyError, AttributeError, AssertionError, RecursionError) as exc:
             # One damaged row must not take the server down: it is left out (and quarantined).
             broken.append((r["id"], f"{type(exc).__name__}: {exc}"[:300]))
@@ -569,7 +574,8 @@ def _names(text: str | None) -> tuple[str, ...]:
     return tuple(str(n) for n in names)
 
 
-def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]], moves: list[Any]) -> TableSnapshot:
+def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]], moves: list[Any],
+              chat: list[tuple[int, str]]) -> TableSnapshot:
     options = json.loads(row["options"])
     created = _utc(row["created_at"])
     assert created is not None
@@ -578,6 +584,9 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
     newer = [m["version"] for m in moves if m["version"] > version]
     if newer:
         version, ply = max(newer), ply + len(newer)
+    updated = _utc(row["updated_at"])
+    changed = max([int(updated.timestamp() * 1000) if updated else 0,
+                   *(m["at_ms"] for m in moves if m["at_ms"] is not None)])
     return TableSnapshot(
         id=row["id"], title=row["title"], variant=row["variant"], players=row["players"],
         options={str(k): str(v) for k, v in options.items()}, status=row["status"], listed=bool(row["listed"]),
@@ -586,4 +595,6 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
         names=_names(row.get("names")),
         finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
         deals=_merged_deals(row["id"], deals, moves), turn_seconds=row.get("turn_seconds") or 0,
+        next_id=row.get("next_id"), address=row.get("address"), joined=_utc(row.get("joined_at")),
+        chat=tuple(chat), changed_ms=changed,
     )

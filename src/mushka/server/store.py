@@ -26,14 +26,18 @@ SQL is portable: plain types, JSON kept as text, no dialect-specific upserts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence, Set
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Final, Literal, Protocol
 
 BROKEN: Final = "broken"
 """The status of a quarantined table: its rows could not be read back
 (see :meth:`~mushka.server.sqlstore.SqlStore.quarantine`)."""
+
+ABANDONED: Final = "abandoned"
+"""The stored status of a table that ended because no person came to it (P12): over, with
+no game to record, never listed among the finished games."""
 
 SqliteSync = Literal["normal", "full"]
 """SQLite's ``synchronous`` setting: ``normal`` survives a crash of the server
@@ -82,6 +86,45 @@ class TableSnapshot:
     """The seats' names as the record has them (a finished game)."""
     turn_seconds: int = 0
     """P15: the table's turn timer, seconds per move (0: none)."""
+    next_id: str | None = None
+    """The rematch's table, once made."""
+    address: str | None = None
+    """The client address that made the table."""
+    joined: datetime | None = None
+    """When a person first came to the table (None: nobody yet)."""
+    chat: tuple[tuple[int, str], ...] = ()
+    """P16: the recent chat lines (number, the line as JSON text), oldest first."""
+    changed_ms: int = field(default=0, compare=False)
+    """When the table's last change was stored (ms since 1970, UTC): a turn timer resumed
+    after a failover counts the time since then."""
+
+
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
+    """One server process on the database."""
+
+    instance: str
+    """Random, new at every start."""
+    name: str
+    """The node's name, which the proxy routes ``?node=NAME`` to."""
+    host: str
+    pid: int
+    port: int | None = None
+    started_ms: int = 0
+    seen_ms: int = 0
+    """When it last renewed its leases."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a table is: its status and, if another live process owns it, that node's name."""
+
+    table_id: str
+    status: str
+    owner: str | None
+    """The owning node's name while its lease holds; None when nobody holds it (or it is ours)."""
+    mine: bool = False
+    """This process holds the lease."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +139,8 @@ class Move:
     """The action in the engine's text notation."""
     picks: str = ""
     """K7/K8: the chance picks this action led to (card codes, space-separated)."""
+    at_ms: int | None = None
+    """When it was made (ms since 1970, UTC)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,23 +177,35 @@ class Save:
     finished: datetime | None = None
     names: tuple[str, ...] = ()
     """With ``record``: the seats' names as the record has them."""
+    new: TableSnapshot | None = None
+    """A new table to insert (its lease taken by the committing process); the rest is unused."""
+    chat: tuple[tuple[int, str], ...] = ()
+    """P16: chat lines to keep (number, JSON text); the table's own row is left alone for them."""
+    next_id: str | None = None
+    """Written when not ``None``: the rematch's table."""
+    joined: datetime | None = None
+    """Written when not ``None``: when a person first came to the table."""
 
     @property
     def moves_only(self) -> bool:
-        """Whether this save only appends to the journal."""
-        return bool(self.moves) and not (self.deals or self.seats or self.settled or self.full
-                                         or self.record is not None)
+        """Whether this save only appends to the journal (or the chat): the table's row stays."""
+        return bool(self.moves or self.chat) and not (
+            self.deals or self.seats or self.settled or self.full or self.record is not None
+            or self.new is not None or self.next_id is not None or self.joined is not None)
 
 
 class TableStore(Protocol):
     """What the server needs of a storage: the repository interface."""
 
     def create(self, table: TableSnapshot) -> None:
-        """Store a new table."""
+        """Store a new table (outside the writer: tools and tests; the server hands the writer a
+        :class:`Save` with ``new``)."""
         ...
 
-    def commit(self, saves: Sequence[Save]) -> None:
-        """Store these changes, of any tables, all or none (one transaction), in order."""
+    def commit(self, saves: Sequence[Save]) -> Set[str] | None:
+        """Store these changes, of any tables, all or none (one transaction), in order; returns
+        the ids of the tables whose saves were refused and left out, because this process no
+        longer holds their lease (None or empty: none)."""
         ...
 
     @property
@@ -188,4 +245,64 @@ class TableStore(Protocol):
 
     def close(self) -> None:
         """Release the connections."""
+        ...
+
+
+class NodeStore(TableStore, Protocol):
+    """A store that several processes share: nodes, leases and what every process sees alike.
+
+    Every method but :meth:`placement`, :meth:`listed`, :meth:`live_nodes`, :meth:`bot_tables`
+    and :meth:`finished_since` writes, and runs where the writer commits (one at a time)."""
+
+    def register(self, node: NodeInfo, *, ttl: float, join: bool) -> None:
+        """Enter this process as a node; refuses (:class:`~mushka.server.texts.StorageError`) a
+        second live node of the same name, and on SQLite any other live node unless ``join``."""
+        ...
+
+    def unregister(self) -> None:
+        """Leave: every lease of this process released, its node row removed."""
+        ...
+
+    def renew(self, ttl: float) -> Set[str]:
+        """Renew every lease of this process for ``ttl`` seconds; the ids of the tables whose
+        lease it lost meanwhile (they are no longer its own)."""
+        ...
+
+    def claim(self, table_id: str, ttl: float) -> bool:
+        """Take the lease of one table that nobody holds; whether it is ours now."""
+        ...
+
+    def claim_expired(self, ttl: float, limit: int, *, waiting: bool = False) -> list[str]:
+        """Take up to ``limit`` playing tables (and waiting ones, if ``waiting``) whose owner's
+        lease ran out (a process died) or that nobody holds; their ids."""
+        ...
+
+    def release(self, table_ids: Iterable[str]) -> None:
+        """Give these tables' leases up (anybody may claim them at once)."""
+        ...
+
+    @property
+    def owned(self) -> Set[str]:
+        """The tables whose lease this process holds."""
+        ...
+
+    def placement(self, table_id: str) -> Placement | None:
+        """Where a table is (None: no such table)."""
+        ...
+
+    def live_nodes(self, ttl: float) -> list[NodeInfo]:
+        """The nodes seen within ``ttl`` seconds."""
+        ...
+
+    def listed(self, status: str | None) -> list[TableSnapshot]:
+        """Listed tables that wait or play (or of ``status``), newest first, without their deals."""
+        ...
+
+    def bot_tables(self, address: str, unjoined_before: datetime) -> tuple[int, int]:
+        """P12: tables of bots only being played, on every node and of ``address``: those of
+        bots only, and those no person came to since before ``unjoined_before``."""
+        ...
+
+    def finished_since(self, moment: datetime, limit: int) -> list[TableSnapshot]:
+        """Games finished at ``moment`` or later, with their records, oldest first."""
         ...

@@ -27,6 +27,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,7 +53,7 @@ from mushka.server.protocol import (
     TableStatus,
 )
 from mushka.server.seating import LANGS, Client, Scripted, Seat, now, seat_kind
-from mushka.server.store import TableSnapshot, TableStore
+from mushka.server.store import ABANDONED, Save, TableSnapshot, TableStore
 from mushka.server.tableconnections import TableConnections
 from mushka.server.tablelobby import Build
 from mushka.server.tablesave import deal_json
@@ -61,7 +62,7 @@ from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
 from mushka.server.views import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
-from mushka.server.writer import Writer
+from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
 log = logging.getLogger("mushka.server")
 
@@ -78,6 +79,8 @@ class Services:
     """The bounded pool every table's bots think in (worker processes; see :mod:`~mushka.server.thinkers`)."""
     game_over: Callable[[Table], None] | None = None
     """Told of every game that ends (the ratings count it)."""
+    lease_lost: Callable[[str], None] | None = None
+    """Told of a table whose save was refused because another process took it over."""
 
     def check_bot(self, name: str) -> str:
         """``name`` if tables may use that bot; else a P10 error listing the known ones."""
@@ -149,12 +152,22 @@ class Table(TableConnections):
         """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
         self.social = TableSocial(self, turn_seconds, presence=self._presence, wake=self._wake.set,
-                                  check_storage=self._check_storage, closed=lambda: self._closed)
+                                  check_storage=self._check_storage, closed=lambda: self._closed,
+                                  keep=self._keep_chat)
         """P15, P16: the turn timer and the chat (see :mod:`mushka.server.tablesocial`)."""
+        self._chat_saves: set[asyncio.Task[None]] = set()
         self.plan: tuple[int, tuple[str, ...]] | None = None
         """A first dealer and first deck the game starts with (the tutorial's stacked deal, N4)."""
         self.scripted: dict[int, Scripted] = {}
         """Seats whose moves are fixed (the tutorial's bots): chosen at once, without the pool."""
+        self.address: str | None = None
+        """The client address that made the table (P12's quotas of bots-only tables)."""
+        self.joined: datetime | None = None if any(s.kind == "human" for s in seats) else created
+        """When a person first came (None: nobody yet; see :meth:`watch_unjoined`)."""
+        self._resumed_ms = 0
+        """When the last change of a table taken over from storage was stored (the turn timer
+        resumes with the time that was left then)."""
+        self._unjoined: asyncio.Task[None] | None = None
 
     # --- building ----------------------------------------------------------------------
 
@@ -178,7 +191,8 @@ class Table(TableConnections):
             if not isinstance(rebuilt, Game):
                 raise TypeError(f"table {snap.id}: the stored record is not a whole game")
             game = rebuilt
-        status: TableStatus = "over" if snap.status == "over" else "playing" if snap.status == "playing" else "waiting"
+        status: TableStatus = ("over" if snap.status in ("over", ABANDONED) else
+                               "playing" if snap.status == "playing" else "waiting")
         table = cls(services, table_id=snap.id, rules=rules, seats=seats, host=snap.host,
                     autostart=snap.autostart, listed=snap.listed, title=snap.title, created=snap.created,
                     version=snap.version, status=status, game=game, finished=snap.finished,
@@ -189,6 +203,9 @@ class Table(TableConnections):
             # Stored by the first schema, as one whole record: the first save writes the deal
             # rows that the journal's moves belong to.
             table._unsaved = True
+        table.next, table.address, table.joined = snap.next_id, snap.address, snap.joined
+        table._resumed_ms = snap.changed_ms
+        table.social.chat.restore(snap.chat)
         return table
 
     def snapshot(self) -> TableSnapshot:
@@ -209,6 +226,7 @@ class Table(TableConnections):
             seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
             names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
+            next_id=self.next, address=self.address, joined=self.joined,
         )
 
     def names_by_lang(self) -> list[list[str]]:
@@ -237,8 +255,9 @@ class Table(TableConnections):
 
     # --- what clients see --------------------------------------------------------------
 
-    def info(self, lang: str = "en") -> TableInfo:
-        """The table as the lobby and its players see it."""
+    def info(self, lang: str = "en", version: int | None = None) -> TableInfo:
+        """The table as the lobby and its players see it, at ``version`` (default: the last
+        version sent, never one still on its way to storage)."""
         result = None
         if self.game is not None and self.game.result is not None:
             result = self.game.result.to_json()
@@ -247,7 +266,8 @@ class Table(TableConnections):
             variant_title=self.rules.info.title(lang), players=self.rules.players,
             options=self._options_changed, status=self.status, host=self.host,
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
-            invite=f"/?table={self.id}", version=self.version, created=self.created.isoformat(),
+            invite=f"/?table={self.id}", version=self.announced if version is None else version,
+            created=self.created.isoformat(),
             result=result, next=self.next, turn_seconds=self.turn_seconds,
         )
 
@@ -271,7 +291,7 @@ class Table(TableConnections):
             names = self.names().get(lang)
             history = [event_out(e.seen_by(seat), lang, names) for e in self._current_events()]
         clock = self.social.timer.clock(self.announced) if self.turn_seconds else None
-        return State(version=self.version, ply=self.ply, table=self.info(lang), view=view, log=history,
+        return State(version=self.version, ply=self.ply, table=self.info(lang, self.version), view=view, log=history,
                      clock=clock, id=request)
 
     def _current_events(self) -> list[Event]:
@@ -301,7 +321,7 @@ class Table(TableConnections):
 
     def _table_message(self) -> Build:
         # Made now, in both languages: the table may change again before the message is sent.
-        texts = {lang: TableChanged(version=self.version, table=self.info(lang)).model_dump_json()
+        texts = {lang: TableChanged(version=self.version, table=self.info(lang, self.version)).model_dump_json()
                  for lang in LANGS}
 
         def build(_seat: int | None, lang: Lang) -> str:
@@ -477,13 +497,17 @@ class Table(TableConnections):
         for seat in self.seats:
             self._maybe_away(seat)
         self._wake.set()
-        self.social.retime()
+        spent = max(0.0, time.time() - self._resumed_ms / 1000) if self._resumed_ms else 0.0
+        self._resumed_ms = 0
+        # Taken over from storage: the person to act has what was left of his time then.
+        self.social.retime(spent)
+        self.watch_unjoined()
 
     async def close(self) -> None:
-        """Stop the table's tasks (server shutdown or eviction)."""
+        """Stop the table's tasks (server shutdown, eviction, or another process took it over)."""
         self._closed = True
         await self.social.timer.close()
-        tasks = [t for t in [self._driver, *(s.away for s in self.seats)] if t is not None]
+        tasks = [t for t in [self._driver, self._unjoined, *(s.away for s in self.seats)] if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -521,6 +545,22 @@ class Table(TableConnections):
             self._game_over()
 
     # --- the social side (mushka.server.tablesocial) -------------------------------------
+
+    def _keep_chat(self, number: int, text: str) -> None:
+        """Store a chat line beside the table (not waited for: chat is not a change of the game,
+        and a line lost with a crash costs nothing that matters)."""
+        save = Save(table_id=self.id, version=self.version, ply=self.ply, status=self.status,
+                    chat=((number, text),))
+
+        async def store() -> None:
+            try:
+                await self.services.writer.write(save)
+            except (WriteFailed, LeaseLost) as exc:
+                log.info("table %s: a chat line was not stored (%s)", self.id, type(exc).__name__)
+
+        task = asyncio.get_running_loop().create_task(store())
+        self._chat_saves.add(task)
+        task.add_done_callback(self._chat_saves.discard)
 
     def _game_over(self) -> None:
         """Tell whoever counts finished games (the ratings) that this one ended."""

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from mushka import __version__
 from mushka.server.config import ServerConfig
-from mushka.server.protocol import RequestId, State, Welcome
+from mushka.server.protocol import RequestId, Resumed, State, Welcome
 from mushka.server.seating import Client, Seat, TableMoved, hash_token, now
 from mushka.server.tablelobby import TableSeats
 from mushka.server.tablesocial import TableSocial
@@ -41,8 +41,11 @@ class TableConnections(TableSeats):
         """The full state for ``client`` (made by the table)."""
         raise NotImplementedError
 
-    async def attach(self, client: Client, token: str | None, request: RequestId | None) -> None:
-        """P4: seat a connection by its token (or as a spectator) and send it welcome and state."""
+    async def attach(self, client: Client, token: str | None, request: RequestId | None,
+                     since: int | None = None) -> None:
+        """P4: seat a connection by its token (or as a spectator) and send it welcome and state;
+        a client that has the table's version already (``since``: it reconnects, perhaps to the
+        process that took the table over) gets ``resumed`` instead of the whole state."""
         self._check_storage(fatal=True)
         async with self.lock:
             if self.evicted:
@@ -64,9 +67,16 @@ class TableConnections(TableSeats):
             client.send(Welcome(server=__version__, table=self.id, seat=client.seat,
                                 host=client.seat is not None and client.seat == self.host,
                                 lang=client.lang, id=request).model_dump_json())
-            client.send(self.state(client, request).model_dump_json())
-            self.social.chat.replay_to(client)
+            if since is not None and since == self.version and self.game is not None:
+                client.send(Resumed(version=self.version).model_dump_json())
+                if self.social.timer.seconds:
+                    client.send(self.social.timer.clock(self.announced).model_dump_json())
+            else:
+                client.send(self.state(client, request).model_dump_json())
+                self.social.chat.replay_to(client)
             self._presence()
+            if seat is not None and self.joined is None:
+                await self.mark_joined()
 
     async def detach(self, client: Client) -> None:
         """A connection ended; an absent player's grace time starts."""

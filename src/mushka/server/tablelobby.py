@@ -9,15 +9,22 @@ first deal is the table's own (``_start``).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from typing import Protocol
 
 from mushka import __version__
 from mushka.rules import Rules
-from mushka.server.protocol import Lang, Welcome
-from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token
+from mushka.server.config import ServerConfig
+from mushka.server.protocol import Lang, Moved, Welcome
+from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token, now
+from mushka.server.store import ABANDONED
 from mushka.server.tablesave import HasWriter, TableStorage
 from mushka.server.texts import ProtocolError
+
+log = logging.getLogger("mushka.server")
 
 Build = Callable[[int | None, Lang], str | None]
 """Makes the message for one (seat, language); ``None``: nothing to send."""
@@ -63,6 +70,61 @@ class TableSeats(TableStorage):
 
     async def _start(self, fill: str | None) -> None:
         raise NotImplementedError
+
+    async def close(self) -> None:
+        """Stop the table's tasks (made by the table)."""
+        raise NotImplementedError
+
+    config: ServerConfig
+    created: datetime
+    joined: datetime | None
+    _wake: asyncio.Event
+    _unjoined: asyncio.Task[None] | None
+
+    # --- a table nobody came to (P12) -----------------------------------------------------
+
+    async def mark_joined(self) -> None:
+        """A person came to the table for the first time (the lock is held): stored, so that
+        every process counts the table as one that people play at."""
+        if self.joined is not None:
+            return
+        self.joined = now()
+        await self._store(replace(self._table_save(), joined=self.joined))
+
+    def watch_unjoined(self) -> None:
+        """A playing table with a person's seat that nobody came to: it ends once the grace
+        time since its making has passed without anybody.  Past that time, until it is stored
+        as ended (its process was busy, or died and the table waits to be taken over), every
+        process counts it as a table of bots only for the quotas (P12)."""
+        if self.status != "playing" or self.joined is not None or self._closed:
+            return
+        if self._unjoined is None or self._unjoined.done():
+            self._unjoined = asyncio.get_running_loop().create_task(self._end_unjoined())
+
+    async def _end_unjoined(self) -> None:
+        left = self.config.grace - (now() - self.created).total_seconds()
+        await asyncio.sleep(max(0.0, left))
+        async with self.lock:
+            if self.status != "playing" or self.joined is not None or self._closed:
+                return
+            self.status = "over"
+            self.finished = now()
+            self.version += 1
+            log.info("table %s: nobody came within %.0f s; it ends", self.id, self.config.grace)
+            await self._store(replace(self._table_save(), status=ABANDONED))
+            self._broadcast(self._table_message())
+            self.announced = self.version
+            self._wake.set()
+
+    async def hand_over(self, node: str | None) -> None:
+        """Another process owns the table now: stop, and send every connection there (``moved``,
+        then close 4307; the page reconnects through the proxy to ``node``)."""
+        self.evicted = True
+        await self.close()
+        text = Moved(table=self.id, node=node).model_dump_json()
+        for client in list(self.clients):
+            client.send(text)
+            client.close(4307)
 
     async def join(self, name: str | None, index: int | None) -> tuple[int, str]:
         """P8: take an open seat through the invitation; returns the seat and its new token."""
@@ -166,7 +228,7 @@ class TableSeats(TableStorage):
                 return
             self.next = table_id
             self.version += 1
-            await self._store(self._table_save(seats=False))
+            await self._store(replace(self._table_save(seats=False), next_id=table_id))
             self._broadcast(self._table_message())
             self.announced = self.version
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
@@ -23,7 +24,7 @@ from mushka.server.protocol import Error, TableStatus
 from mushka.server.seating import LANGS, Client, Seat
 from mushka.server.store import Move, Save
 from mushka.server.texts import ProtocolError
-from mushka.server.writer import WriteFailed, Writer
+from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
 log = logging.getLogger("mushka.server")
 
@@ -39,6 +40,11 @@ class HasWriter(Protocol):
     @property
     def writer(self) -> Writer:
         """The writer that commits every table's saves."""
+        ...
+
+    @property
+    def lease_lost(self) -> Callable[[str], None] | None:
+        """Told of a table whose save was refused because another process took it over."""
         ...
 
 
@@ -139,6 +145,15 @@ class TableStorage:
         except WriteFailed:
             await self._stall()
             return
+        except LeaseLost:
+            # Another process took the table over (this one was paused past its lease): the
+            # change stays unsent, and the table goes to its new owner.
+            self._closed = True
+            told = self.services.lease_lost
+            if told is not None:
+                told(self.id)
+            # Not fatal: the hand-over that follows says where the table went, then closes.
+            raise ProtocolError("taken_over") from None
         if save.full:
             self._unsaved = False
 
@@ -165,6 +180,12 @@ class TableStorage:
                 except WriteFailed:
                     delay = min(delay * 2, STALL_RETRY_MAX)
                     continue
+                except LeaseLost:
+                    self._closed = True
+                    told = self.services.lease_lost
+                    if told is not None:
+                        told(self.id)
+                    raise WriteFailed(f"table {self.id} was taken over by another process") from None
                 break
         finally:
             self.stalled = False

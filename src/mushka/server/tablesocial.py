@@ -87,9 +87,11 @@ class TableSocial:
 
     def __init__(self, host: Host, turn_seconds: int, *, presence: Callable[[], None],
                  wake: Callable[[], None], check_storage: Callable[[], None],
-                 closed: Callable[[], bool]) -> None:
+                 closed: Callable[[], bool], keep: Callable[[int, str], None] | None = None) -> None:
         """The social side of ``host``: ``presence`` tells everybody who sits where, ``wake``
-        starts the table's bots, ``check_storage`` refuses changes while storage fails (P14)."""
+        starts the table's bots, ``check_storage`` refuses changes while storage fails (P14),
+        ``keep`` stores a chat line (its number and JSON text) so that another process taking
+        the table over has it."""
         self.host = host
         self.timer = TurnTimer(turn_seconds, self.time_up)
         """P15: the deadline of the person to act (see :mod:`mushka.server.timer`)."""
@@ -99,6 +101,7 @@ class TableSocial:
         self._wake = wake
         self._check_storage = check_storage
         self._closed = closed
+        self._keep = keep
 
     # --- chat, P16 -----------------------------------------------------------------------
 
@@ -109,12 +112,15 @@ class TableSocial:
             s = self.host.seats[client.seat]
             names = (s.shown_name("en") or tr("server.player_name", "en", seat=s.index + 1),
                      s.shown_name("ru") or tr("server.player_name", "ru", seat=s.index + 1))
-        self.chat.say(client, names, text=text, phrase=phrase, clients=self.host.clients)
+        said = self.chat.say(client, names, text=text, phrase=phrase, clients=self.host.clients)
+        if self._keep is not None:
+            self._keep(self.chat.number, said.to_json())
 
     # --- the turn timer, P15 ----------------------------------------------------------------
 
-    def retime(self) -> None:
-        """Time the move of the person to act now, if the table has a timer; tell everybody."""
+    def retime(self, spent: float = 0.0) -> None:
+        """Time the move of the person to act now, if the table has a timer (``spent`` seconds of
+        it gone already: a table taken over from storage); tell everybody."""
         host = self.host
         game = host.game
         seat: int | None = None
@@ -122,7 +128,7 @@ class TableSocial:
             s = host.seats[game.to_act]
             if s.kind == "human" and not s.substitute:
                 seat = s.index
-        if self.timer.arm(seat, host.version) and host.clients:
+        if self.timer.arm(seat, host.version, spent) and host.clients:
             text = self.timer.clock(host.announced).model_dump_json()
             for client in list(host.clients):
                 client.send(text)

@@ -162,7 +162,7 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "not_over": 409, "not_waiting": 409, "seat_taken": 409, "no_open_seat": 409,
     "body_too_large": 413, "rate_limited": 429, "full": 503,
     "bot_tables": 503, "bot_tables_yours": 429, "bad_origin": 403, "bad_content_type": 415,
-    "storage_down": 503, "too_many_connections": 429,
+    "storage_down": 503, "moving": 503, "too_many_connections": 429,
 }
 """HTTP status of each error code (400 for the rest)."""
 
@@ -306,6 +306,36 @@ add_texts({
     "server.store.no_driver": (
         "the Python module {module!r} that {scheme} needs is not installed",
         "не установлен модуль Python {module!r}, нужный для {scheme}",
+    ),
+    "server.store.damaged": (
+        "the database {url} is damaged ({problem}); restore it from a backup (docs/deploy.md) or start with "
+        "another --database-url",
+        "база данных {url} повреждена ({problem}); восстановите её из резервной копии (docs/deploy.md) или "
+        "запустите сервер с другим --database-url",
+    ),
+    "server.store.database_in_use": (
+        "another mushka server (node {name}, process {pid}, at {where}) uses this SQLite database; stop it, "
+        "give this one another --database-url, or run it beside the other as another node with --join",
+        "эту базу SQLite использует другой сервер mushka (узел {name}, процесс {pid}, {where}); остановите его, "
+        "укажите этому другой --database-url или запустите его рядом как ещё один узел с --join",
+    ),
+    "server.store.node_taken": (
+        "a live mushka server (process {pid}, at {where}) on this database is already node {name}; give this "
+        "one another --node",
+        "на этой базе уже работает сервер mushka с именем узла {name} (процесс {pid}, {where}); дайте этому "
+        "другое имя: --node",
+    ),
+    "server.error.moved": (
+        "this table is served by node {node} of this server now; the page follows it there",
+        "этот стол теперь обслуживает узел {node} этого сервера; страница переходит туда",
+    ),
+    "server.error.taken_over": (
+        "another process of this server has taken this table over; the page reconnects to it",
+        "этот стол перешёл к другому процессу этого сервера; страница подключается к нему",
+    ),
+    "server.error.moving": (
+        "the table {id} is moving to another process of this server; try again in a second",
+        "стол {id} переходит к другому процессу этого сервера; повторите через секунду",
     ),
     # --- the serve command and the logs ---------------------------------------------------
     "server.open": ("mushka serve: open {url} in a browser (database {db}; Ctrl+C stops).",

@@ -13,8 +13,9 @@ his, a ``back`` message, or a new connection of his seat takes it back.
 A move is applied only under the table's lock and only if the table's
 version is the one the timer was set at, so a player's move that arrives
 with the deadline can never be doubled by the bot's (the same P9 check as
-for people).  The setting is stored with the table; after a restart the
-deadline starts afresh (the player was not the one away).
+for people).  The setting is stored with the table, and so is the moment of its
+last change: a table taken over by another process after its own died (or brought
+back after a restart) gives the person to act what was left of his time then.
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ class TurnTimer:
         self._wall: datetime | None = None
         self._task: asyncio.Task[None] | None = None
 
-    def arm(self, seat: int | None, version: int) -> bool:
-        """Time the move of ``seat`` at ``version`` (None: time nothing); True if that changed anything.
+    def arm(self, seat: int | None, version: int, spent: float = 0.0) -> bool:
+        """Time the move of ``seat`` at ``version`` (None: time nothing), of which ``spent``
+        seconds are gone already; True if that changed anything.
 
         Asking again for the seat and version already timed keeps its deadline."""
         if not self.seconds:
@@ -70,8 +72,9 @@ class TurnTimer:
         if seat is None:
             return True
         loop = asyncio.get_running_loop()
-        self._deadline = loop.time() + self.seconds
-        self._wall = datetime.now(UTC) + timedelta(seconds=self.seconds)
+        left = max(0.0, self.seconds - spent)
+        self._deadline = loop.time() + left
+        self._wall = datetime.now(UTC) + timedelta(seconds=left)
         self._task = loop.create_task(self._run(seat, version))
         return True
 

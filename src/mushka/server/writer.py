@@ -33,8 +33,10 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable, Set
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from mushka.i18n import add_texts
 from mushka.server.store import Save, TableStore
@@ -48,8 +50,23 @@ CHECKPOINT_EVERY = 1.0
 """Seconds between two checkpoints of a store that commits on the event loop."""
 
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Job(Generic[T]):
+    """A piece of the store's own writing, run by the writer between two commits."""
+
+    work: Callable[[], T]
+
+
 class WriteFailed(Exception):
     """Storage refused a save even after retrying; the table's change is in memory only."""
+
+
+class LeaseLost(Exception):
+    """The save was refused: another process holds the table's lease now (it took the table
+    over).  The change is in memory only, and must stay there: the table is dropped."""
 
 
 @dataclass(slots=True)
@@ -80,7 +97,7 @@ class Writer:
         self.inline = bool(getattr(store, "quick_commits", False))
         """Commit on the event loop (a quick, local store) rather than in the writer's thread."""
         self.stats = WriterStats()
-        self._queue: asyncio.Queue[tuple[Save, asyncio.Future[None]] | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Save | Job[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._checkpoints: asyncio.Task[None] | None = None
         self._thread: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=1,
@@ -95,7 +112,10 @@ class Writer:
         loop = asyncio.get_running_loop()
         if self._task is None:
             self._task = loop.create_task(self._run(), name="mushka-writer")
-        if self.inline and self._checkpoints is None and callable(getattr(self.store, "checkpoint", None)):
+        # A store that leaves its checkpoints to the writer gets them whether it commits on the
+        # loop or in the thread (else SQLite's WAL would grow without end).
+        own = bool(getattr(self.store, "own_checkpoints", self.inline))
+        if own and self._checkpoints is None and callable(getattr(self.store, "checkpoint", None)):
             self._checkpoints = loop.create_task(self._checkpoint_now_and_then(), name="mushka-checkpoints")
 
     async def _checkpoint_now_and_then(self) -> None:
@@ -109,14 +129,31 @@ class Writer:
                 log.warning("checkpoint failed", exc_info=True)
 
     async def write(self, save: Save) -> None:
-        """Store ``save``; returns once it is committed (raises :class:`WriteFailed` if it never is)."""
+        """Store ``save``; returns once it is committed (raises :class:`WriteFailed` if it never is,
+        :class:`LeaseLost` if the table's lease is another process's now)."""
         if self._closing or self._task is None:
             # Shutting down (or never started): store it directly, in order with the rest.
-            await self._commit_now([save])
+            if save.table_id in await self._commit_now([save]):
+                raise LeaseLost(save.table_id)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((save, future))
         await future
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (a write of the store's own: a lease renewed or claimed) where and when the
+        commits run, between two of them, so that one process never competes with itself for
+        the database's write lock; its result, or its exception."""
+        if self._closing or self._task is None:
+            return await self._off_loop(work)
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((Job(work), future))
+        return await future
+
+    async def _off_loop(self, work: Callable[[], T]) -> T:
+        if self.inline or self._thread is None:
+            return work()
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work)
 
     @property
     def pending(self) -> int:
@@ -128,35 +165,54 @@ class Writer:
             item = await self._queue.get()
             if item is None:
                 return
-            batch = [item]
+            if isinstance(item[0], Job):
+                await self._run_job(item[0], item[1])
+                continue
+            batch: list[tuple[Save, asyncio.Future[Any]]] = [(item[0], item[1])]
             while len(batch) < self.max_batch and not self._queue.empty():
                 more = self._queue.get_nowait()
                 if more is None:
                     self._queue.put_nowait(None)  # finish this batch first, then stop
                     break
-                batch.append(more)
+                if isinstance(more[0], Job):
+                    await self._run_job(more[0], more[1])  # between two commits, as the rest
+                    continue
+                batch.append((more[0], more[1]))
             saves = [s for s, _ in batch]
             error: Exception | None = None
+            refused: Set[str] = frozenset()
             try:
-                await self._commit_now(saves)
+                refused = await self._commit_now(saves)
             except WriteFailed as exc:
                 error = exc
-            for _, future in batch:
+            for save, future in batch:
                 if not future.done():
-                    if error is None:
-                        future.set_result(None)
-                    else:
+                    if error is not None:
                         future.set_exception(error)
+                    elif save.table_id in refused:
+                        future.set_exception(LeaseLost(save.table_id))
+                    else:
+                        future.set_result(None)
 
-    async def _commit_now(self, saves: list[Save]) -> None:
+    async def _run_job(self, job: Job[Any], future: asyncio.Future[Any]) -> None:
+        try:
+            result = await self._off_loop(job.work)
+        except Exception as exc:  # handed to whoever asked for the work
+            if not future.done():
+                future.set_exception(exc)
+            return
+        if not future.done():
+            future.set_result(result)
+
+    async def _commit_now(self, saves: list[Save]) -> Set[str]:
         loop = asyncio.get_running_loop()
         for attempt in range(len(RETRY_DELAYS) + 1):
             began = time.perf_counter()
             try:
                 if self.inline or self._thread is None:
-                    cpu = self._commit(saves)  # quick, or after close: a late change is stored right here
+                    cpu, refused = self._commit(saves)  # quick, or after close: stored right here
                 else:
-                    cpu = await loop.run_in_executor(self._thread, self._commit, saves)
+                    cpu, refused = await loop.run_in_executor(self._thread, self._commit, saves)
             except Exception as exc:  # any driver error: try again, then give up on this batch
                 self.stats.failures += 1
                 if attempt == len(RETRY_DELAYS):
@@ -172,15 +228,17 @@ class Writer:
             self.stats.commits += 1
             self.stats.saves += len(saves)
             self.stats.largest = max(self.stats.largest, len(saves))
-            self.ended += sum(1 for save in saves if save.status == "over")
+            self.ended += sum(1 for save in saves if save.status == "over" and save.table_id not in refused)
             self.failing = False
-            return
+            return refused
+        raise AssertionError("unreachable: the last try raises")
 
-    def _commit(self, saves: list[Save]) -> float:
-        """Commit ``saves`` (in whichever thread calls this); returns that thread's CPU time it took."""
+    def _commit(self, saves: list[Save]) -> tuple[float, Set[str]]:
+        """Commit ``saves`` (in whichever thread calls this); the thread's CPU time it took, and
+        the tables whose saves the store refused (their lease is another process's)."""
         began = time.thread_time()
-        self.store.commit(saves)
-        return time.thread_time() - began
+        refused = self.store.commit(saves) or frozenset()
+        return time.thread_time() - began, refused
 
     async def close(self) -> None:
         """Commit everything queued, then stop (a clean shutdown loses nothing)."""

@@ -6,6 +6,14 @@
 // for a fresh `state` and drop everything until that state arrives.  The
 // heartbeat's `pong` carries the table's version too, so a last message
 // that never arrived is noticed even when nothing follows it.
+//
+// A server of several processes sends `moved` when another process serves the
+// table (it took the table over after its owner stopped): the connection goes
+// there (`?node=`, which the proxy routes) after a short random wait, and its
+// `hello` says the version it has (`since`), so that a client that missed
+// nothing gets `resumed` instead of the whole state.  Every reconnection waits
+// a random part of its backoff, so that a thousand pages cut off at once do
+// not all come back in the same instant.
 
 import { lang } from "./i18n.js";
 
@@ -33,6 +41,8 @@ export class TableConnection {
     this.timer = null;
     this.retryTimer = null;
     this.finalError = null;
+    this.node = null;
+    this.movedTo = false;
     this.onOnline = () => {
       if (!this.ws && !this.stopped) this.connect();
     };
@@ -46,6 +56,7 @@ export class TableConnection {
     url.hash = "";
     // The language travels in the address too, for errors sent before the hello.
     url.search = `?lang=${lang()}`;
+    if (this.node) url.searchParams.set("node", this.node);
     return url.href;
   }
 
@@ -68,6 +79,8 @@ export class TableConnection {
       this.lastHeard = Date.now();
       const hello = { type: "hello", protocol: PROTOCOL, lang: lang(), id: this.nextId++ };
       if (this.token) hello.token = this.token;
+      // A reconnection: the server may answer `resumed` instead of the whole state.
+      if (this.version !== null) hello.since = this.version;
       ws.send(JSON.stringify(hello));
       this.startHeartbeat();
     });
@@ -94,6 +107,21 @@ export class TableConnection {
         this.awaitingState = false;
         this.attempt = 0;
         this.status("open");
+        break;
+      case "resumed":
+        // Nothing was missed: everything on the page stays as it is.
+        if (this.version !== null && msg.version === this.version) {
+          this.awaitingState = false;
+          this.attempt = 0;
+          this.status("open");
+        } else {
+          this.resync();
+        }
+        break;
+      case "moved":
+        // Another process serves the table now; the close that follows sends us there.
+        this.node = typeof msg.node === "string" ? msg.node : null;
+        this.movedTo = true;
         break;
       case "update":
       case "table":
@@ -181,7 +209,11 @@ export class TableConnection {
 
   scheduleRetry() {
     this.status(navigator.onLine === false ? "offline" : "reconnecting");
-    const delay = Math.min(MAX_BACKOFF_MS, 400 * 2 ** this.attempt);
+    // Told where the table went: go soon.  Otherwise back off, doubling, capped.
+    const base = this.movedTo ? 250 : Math.min(MAX_BACKOFF_MS, 400 * 2 ** this.attempt);
+    this.movedTo = false;
+    // Jitter: a random wait between half the base and the whole of it.
+    const delay = base / 2 + Math.random() * (base / 2);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }

@@ -1,0 +1,149 @@
+"""``mushka migrate``, ``mushka backup`` and ``mushka restore``: the server's database, looked after.
+
+``migrate`` brings a database's schema up to date once (the servers also do it at their
+start, under a lock; a deployment may prefer one step before them).  ``backup`` copies
+a SQLite database while servers play on it (SQLite's online backup: a consistent
+copy, nobody waits), or runs PostgreSQL's own ``pg_dump``.  ``restore`` puts a SQLite
+backup back, refusing while a server uses the database (docs/deploy.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mushka.cli.common import LangOpt, console, err_console, pick_lang
+from mushka.i18n import add_texts, tr
+
+DatabaseOpt = Annotated[str | None, typer.Option(
+    "--database-url", help="The server's database (default: mushka.db in the user's data directory).")]
+
+
+def _url(given: str | None) -> str:
+    from mushka.cli.serve_cmd import default_database_url
+
+    return given or default_database_url()
+
+
+def _fail(lang: str, key: str, **params: object) -> typer.Exit:
+    from rich.markup import escape
+
+    err_console.print(f"[bold red]{escape(tr('cli.error', lang))}[/] {escape(tr(key, lang, **params))}")
+    return typer.Exit(2)
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a ``sqlite:///FILE`` URL (None for any other database, or memory)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``migrate``, ``backup`` and ``restore`` to the app."""
+
+    @app.command()
+    def migrate(database_url: DatabaseOpt = None, lang: LangOpt = None) -> None:
+        """Bring the database's schema up to date (once, under a lock), then exit."""
+        from mushka.errors import MushkaError
+        from mushka.server.sqlstore import SqlStore, shown_url
+
+        lang_ = pick_lang(lang)
+        url = _url(database_url)
+        try:
+            SqlStore(url).close()
+        except MushkaError as exc:
+            raise _fail(lang_, "serve.bad_database", url=shown_url(url), problem=exc.message(lang_)) from None
+        console.print(tr("db.migrated", lang_, url=shown_url(url)))
+
+    @app.command()
+    def backup(
+        target: Annotated[Path, typer.Argument(help="The file to write the copy to (must not exist).")],
+        database_url: DatabaseOpt = None,
+        lang: LangOpt = None,
+    ) -> None:
+        """Copy the database while servers go on playing (SQLite online backup, or pg_dump)."""
+        from mushka.server.sqlstore import shown_url
+
+        lang_ = pick_lang(lang)
+        url = _url(database_url)
+        if target.exists():
+            raise _fail(lang_, "db.target_exists", path=target)
+        source = _sqlite_file(url)
+        if source is None:
+            dump = shutil.which("pg_dump")
+            if not url.startswith(("postgresql", "postgres")) or dump is None:
+                raise _fail(lang_, "db.no_backup_tool", url=shown_url(url))
+            plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
+            done = subprocess.run([dump, "--format=custom", f"--file={target}", plain],
+                                  capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise _fail(lang_, "db.backup_failed", problem=done.stderr.strip()[:300])
+        else:
+            if not source.is_file():
+                raise _fail(lang_, "db.no_file", path=source)
+            try:
+                with sqlite3.connect(source, timeout=5) as live, sqlite3.connect(target) as copy:
+                    # Page by page, letting the servers write between the steps.
+                    live.backup(copy, pages=1024, sleep=0.005)
+            except sqlite3.Error as exc:
+                target.unlink(missing_ok=True)
+                raise _fail(lang_, "db.backup_failed", problem=exc) from None
+        console.print(tr("db.backed_up", lang_, url=shown_url(url), path=target))
+
+    @app.command()
+    def restore(
+        source: Annotated[Path, typer.Argument(help="A copy made by `mushka backup` (SQLite).")],
+        database_url: DatabaseOpt = None,
+        lang: LangOpt = None,
+    ) -> None:
+        """Put a SQLite backup back in place of the database (no server may be using it)."""
+        from mushka.errors import MushkaError
+        from mushka.server.sqlstore import SqlStore, shown_url
+
+        lang_ = pick_lang(lang)
+        url = _url(database_url)
+        target = _sqlite_file(url)
+        if target is None:
+            raise _fail(lang_, "db.restore_sqlite_only", url=shown_url(url))
+        if not source.is_file():
+            raise _fail(lang_, "db.no_file", path=source)
+        try:
+            SqlStore(f"sqlite:///{source}", migrate=False).close()  # a database, and whole
+            if target.exists():
+                store = SqlStore(url)
+                try:
+                    store.check_node("", ttl=5.0, join=False)
+                finally:
+                    store.close()
+        except MushkaError as exc:
+            raise _fail(lang_, "serve.bad_database", url=shown_url(url), problem=exc.message(lang_)) from None
+        with sqlite3.connect(source) as copy, sqlite3.connect(target) as live:
+            copy.backup(live)
+        console.print(tr("db.restored", lang_, url=shown_url(url), path=source))
+
+
+add_texts({
+    "db.migrated": ("The database {url} is up to date.", "База данных {url} обновлена до текущей схемы."),
+    "db.backed_up": ("The database {url} is copied to {path}.", "База данных {url} скопирована в {path}."),
+    "db.restored": ("The database {url} is restored from {path}.", "База данных {url} восстановлена из {path}."),
+    "db.target_exists": ("{path} exists already; name a new file", "{path} уже есть; укажите новый файл"),
+    "db.no_file": ("there is no database file {path}", "файла базы данных {path} нет"),
+    "db.no_backup_tool": (
+        "{url} is not SQLite, and PostgreSQL's pg_dump was not found; install PostgreSQL's client programs",
+        "{url} — не SQLite, а программа pg_dump из PostgreSQL не найдена; установите клиентские программы PostgreSQL",
+    ),
+    "db.backup_failed": ("the copy failed: {problem}", "копирование не удалось: {problem}"),
+    "db.restore_sqlite_only": (
+        "{url} is not a SQLite file; restore PostgreSQL with pg_restore (docs/deploy.md)",
+        "{url} — не файл SQLite; PostgreSQL восстанавливается программой pg_restore (docs/deploy.md)",
+    ),
+})

@@ -1,0 +1,336 @@
+"""The SQL schema of the server's store, how a database URL becomes an engine, and the migrations.
+
+The tables are declared here once (:class:`Base`); the Alembic migrations in
+``mushka/server/migrations`` make the same schema, and :func:`upgrade` runs them,
+once, under a lock (several processes starting at once on an empty database
+must not race in them: PostgreSQL takes an advisory lock, SQLite a lock on a
+file beside the database).  :class:`~mushka.server.sqlstore.SqlStore` is the
+repository on top of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, create_engine, event, text
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.pool import StaticPool
+
+from mushka.server.store import SqliteSync
+from mushka.server.texts import StorageError
+
+log = logging.getLogger("mushka.server")
+
+MIGRATIONS: Final = Path(__file__).resolve().parent / "migrations"
+"""The Alembic migrations of the schema."""
+
+
+# --- the SQL schema (mirrored by the migrations) ------------------------------------------
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's tables."""
+
+
+class TableRow(Base):
+    """A table: rules, status, version and the game record once over."""
+
+    __tablename__ = "mushka_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    title: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    listed: Mapped[bool] = mapped_column(Boolean)
+    host: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    autostart: Mapped[bool] = mapped_column(Boolean)
+    version: Mapped[int] = mapped_column(Integer)
+    ply: Mapped[int] = mapped_column(Integer)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    names: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The seats' names of a finished game (JSON list), for listings that must not read the record."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """P15: seconds per move (null or 0: no turn timer)."""
+    next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The rematch's table, once made (every process then points its players there)."""
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The client address that made the table (P12: the quotas of bots-only tables per address)."""
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When a person first came to the table (null: nobody yet; after the grace time such a table
+    counts as one of bots only, and ends)."""
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="SeatRow.seat", lazy="select",
+    )
+    deals: Mapped[list[DealRow]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="DealRow.number", lazy="select",
+    )
+    moves: Mapped[list[MoveRow]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="MoveRow.version", lazy="select",
+    )
+
+
+class SeatRow(Base):
+    """A seat of a table."""
+
+    __tablename__ = "mushka_seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class DealRow(Base):
+    """One deal of a table's game: its record (dealer, stacked deck, picks, actions) as JSON.
+
+    Written when the deal starts and again, with every action, when it ends;
+    in between, its actions are in :class:`MoveRow`.
+    """
+
+    __tablename__ = "mushka_deals"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    table: Mapped[TableRow] = relationship(back_populates="deals")
+
+
+class MoveRow(Base):
+    """The journal: one row per action of a deal still being played."""
+
+    __tablename__ = "mushka_moves"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(64))
+    picks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    at_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """When the action was stored (milliseconds since 1970, UTC): a turn timer resumed elsewhere
+    counts from it."""
+    table: Mapped[TableRow] = relationship(back_populates="moves")
+
+
+class LeaseRow(Base):
+    """Who owns a table now: one process (a *node* instance) at a time, for a limited time.
+
+    Every commit of a table's changes is fenced by its row (owner and epoch must still be
+    the committer's), and renews it; a process that took over a table raised the epoch, so
+    the one it took it from can no longer write (see :mod:`mushka.server.sqlstore`)."""
+
+    __tablename__ = "mushka_leases"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
+    )
+    owner: Mapped[str] = mapped_column(String(32), index=True)
+    """The instance id of the owning process ('' when released)."""
+    epoch: Mapped[int] = mapped_column(Integer)
+    """Raised by one at every change of owner."""
+    expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    """Until when the owner holds it unless renewed (milliseconds since 1970, UTC)."""
+
+
+class NodeRow(Base):
+    """One running server process on this database (a row per start, removed at a clean stop)."""
+
+    __tablename__ = "mushka_nodes"
+
+    instance: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Random, new at every start: a restarted process never mistakes its old leases for its own."""
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    """The node's name (``--node``): the proxy routes ``?node=NAME`` to it."""
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    port: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    started_ms: Mapped[int] = mapped_column(BigInteger)
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
+    """The last renewal of its leases: a node not seen for a lease time is taken for dead."""
+
+
+class ChatRow(Base):
+    """P16: the recent chat of a table, so that a table taken over elsewhere keeps it."""
+
+    __tablename__ = "mushka_chat"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    """The line as JSON (channel, seat, names, phrase or text, time)."""
+
+
+# --- database URLs --------------------------------------------------------------------------
+
+
+POSTGRES_DRIVER: Final = "psycopg"
+"""The PostgreSQL driver the server is tested with (psycopg 3, the ``postgres`` extra)."""
+
+
+def engine_url(url: str) -> URL:
+    """``url`` parsed, with a PostgreSQL URL that names no driver bound to psycopg 3.
+
+    ``postgresql://`` (and ``postgres://``, as many hosting services write it)
+    become ``postgresql+psycopg://``: which driver a bare ``postgresql://``
+    means is SQLAlchemy's choice and has changed between its versions, so the
+    server names the one it is tested with.  A URL that names its driver
+    (``postgresql+psycopg2://``) is left as it is.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StorageError("bad_url", url=url) from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername=f"postgresql+{POSTGRES_DRIVER}")
+    return parsed
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed and logged: its password, if any, is masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+# --- migrations -----------------------------------------------------------------------------
+
+
+def alembic_config(engine: Engine | None = None, url: str | None = None) -> Config:
+    """An Alembic configuration pointing at the package's migrations."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if url is not None:
+        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if engine is not None:
+        cfg.attributes["engine"] = engine
+    return cfg
+
+
+MIGRATION_LOCK: Final = 0x6D75_7368_6B61
+"""The PostgreSQL advisory lock the migrations run under (``mushka`` in ASCII)."""
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database's schema up to the newest migration (creating it if empty), under a
+    lock: when several processes start at once, one migrates and the others find it done."""
+    with _migration_lock(engine):
+        command.upgrade(alembic_config(engine), "head")
+
+
+@contextlib.contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+        return
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: SQLite's own locking must do
+        yield
+        return
+    with open(f"{database}.migrate-lock", "a") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+# --- the SQL repository ------------------------------------------------------------------------
+
+
+WAL_LIMIT: Final = 16 * 1024 * 1024
+"""Bytes the SQLite write-ahead log is cut back to after a checkpoint (``journal_size_limit``);
+past twice as much, :meth:`~mushka.server.sqlstore.SqlStore.checkpoint` truncates it."""
+
+BUSY_TIMEOUT: Final = 0.5
+"""Seconds a SQLite statement waits for a lock held by somebody else before it fails (the
+writer then tries again, and a table whose change cannot be stored waits, saying so):
+short, so that a lock held for long stops nothing but the tables that must write."""
+
+
+def make_engine(url: str, sync: SqliteSync = "normal", *, own_checkpoints: bool = False,
+                busy_timeout: float = BUSY_TIMEOUT) -> Engine:
+    """An engine for ``url``; SQLite gets a busy timeout and WAL so that readers never block
+    the writer, with ``synchronous`` as ``sync`` says.  With ``own_checkpoints`` no commit
+    checkpoints the WAL by itself: :meth:`SqlStore.checkpoint` does, when called.
+
+    Raises :class:`StorageError` when ``url`` cannot be used at all (see :func:`engine_url`)."""
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": busy_timeout},
+            poolclass=StaticPool if memory else None,
+        )
+        level = "FULL" if sync == "full" else "NORMAL"
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                if own_checkpoints:
+                    cursor.execute("PRAGMA wal_autocheckpoint=0")
+                cursor.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
+            # In WAL mode NORMAL syncs at checkpoints only: a commit survives a crash of
+            # this process (the WAL is in the OS's hands), not necessarily of the machine.
+            cursor.execute(f"PRAGMA synchronous={level}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    parsed = engine_url(url)
+    try:
+        # The pool checks a connection before handing it out: the database may have
+        # restarted, or closed an idle connection, since it was last used.
+        # A session left idle inside a transaction (its process stopped, say) is ended by the
+        # database, so that its row locks never hold a failover up for long.
+        connect: dict[str, Any] = {}
+        if parsed.get_backend_name() == "postgresql":
+            connect["options"] = "-c idle_in_transaction_session_timeout=10000 -c lock_timeout=10000"
+        return create_engine(parsed, pool_pre_ping=True, connect_args=connect)
+    except NoSuchModuleError:
+        raise StorageError("unknown_database", scheme=parsed.drivername) from None
+    except ImportError as exc:
+        module = exc.name or parsed.get_driver_name()
+        if parsed.get_backend_name() == "postgresql" and module == POSTGRES_DRIVER:
+            raise StorageError("no_postgres_driver") from None
+        raise StorageError("no_driver", module=module, scheme=parsed.drivername) from None
+
+
