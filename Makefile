@@ -44,6 +44,7 @@ test: $(VENV)/.installed-test core
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-services.sh
 	MUSHKA_EXPECT_BUILD=$(EXPECT_BUILD) $(BIN)/pytest -n auto --dist loadgroup -m "not e2e"
 	if [ "$(EXPECT_BUILD)" = compiled ]; then MUSHKA_PURE=1 MUSHKA_EXPECT_BUILD=pure $(BIN)/pytest -n auto --dist loadgroup -m "not e2e" $(PURE_SUITES); fi
 	$(BIN)/pytest -m e2e
