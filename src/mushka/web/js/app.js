@@ -10,6 +10,7 @@
 import { byId, h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t, translateStatic } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
+import { applyLooks } from "./looks.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
 import { startTutorial } from "./tutorial.js";
@@ -92,6 +93,7 @@ function setupKeys() {
   });
 }
 
+applyLooks();
 setupLanguage();
 setupKeys();
 route();

@@ -1,10 +1,11 @@
 // Cards on the page: names, short forms, sorting, and their elements.
 //
 // A card travels as its canonical code (rank then suit, "KC", "TH": rule N2).
-// On the page it always shows its rank and suit symbol as text, so that it is
-// readable without colour, and carries a full spoken name ("king of clubs",
-// "король треф") as its accessible label.
+// On the page it is drawn in SVG (cardface.js) with its rank and suit in the
+// corners, so that it is readable without colour, and carries a full spoken
+// name ("king of clubs", "король треф") as its accessible label.
 
+import { cardFace } from "./cardface.js";
 import { h } from "./dom.js";
 import { lang } from "./i18n.js";
 
@@ -89,12 +90,7 @@ export function cardElement(code, { interactive = false, extraLabel = "", classe
   const c = parse(code);
   if (!c) return backElement();
   const label = extraLabel ? `${cardName(code)}, ${extraLabel}` : cardName(code);
-  const face = [
-    h("span", { class: "card-corner", "aria-hidden": "true" },
-      h("span", { class: "card-rank", text: short(code).slice(0, -1) }),
-      h("span", { class: "card-suit", text: SYMBOLS[c.suit] })),
-    h("span", { class: "card-pip", "aria-hidden": "true", text: SYMBOLS[c.suit] }),
-  ];
+  const face = cardFace(c.rank, short(code).slice(0, -1), c.suit);
   const cls = `card suit-${c.suit} ${isRed(c.suit) ? "red" : "black"} ${classes}`.trim();
   if (interactive) {
     return h("button", { type: "button", class: cls, "aria-label": label, title: label,

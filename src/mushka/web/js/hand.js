@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { standAction, standIsLegal } from "./moves.js";
 import { isGameRule } from "./rulesinfo.js";
+import { prefs } from "./store.js";
 import { seatLabel } from "./seats.js";
 import { toast } from "./ui.js";
 import { normaliseOrder, optionDefault } from "./tableinfo.js";
@@ -25,7 +26,9 @@ export const handMethods = {
       h("div", { class: "hand", role: "group", "aria-label": t("your_hand_n", { n: hand.length }),
         dataset: { testid: "hand" }, onkeydown: (e) => this.handKeys(e) }, cards),
       active ? this.actionBar(deal, model) : null,
-      active ? h("p", { class: "hint", text: this.hint(deal, model) }) : null,
+      active ? h("p", { class: "hint", id: "armed-hint", dataset: { testid: "hand-hint" },
+        text: this.armed && this.armedPly === this.ply && model.mode !== "declare"
+          ? t("tap_again", { card: cardName(this.armed) }) : this.hint(deal, model) }) : null,
       this.refusalBox());
   },
 
@@ -44,7 +47,13 @@ export const handMethods = {
     el.dataset.anim = `hand-${code}`;
     el.tabIndex = index === 0 ? 0 : -1;
     if (model.mode === "declare" && active) el.setAttribute("aria-pressed", this.selected.has(code) ? "true" : "false");
+    if (active && this.armed === code && this.armedPly === this.ply) {
+      // Tapped once: the card stands out, and a second tap plays it.
+      el.classList.add("armed");
+      el.setAttribute("aria-describedby", "armed-hint");
+    }
     if (!active) el.setAttribute("aria-disabled", "true");
+    el.addEventListener("pointerdown", (e) => { this.lastPointer = e.pointerType; });
     if (state.startsWith("illegal")) el.setAttribute("aria-disabled", "true");
     el.addEventListener("click", () => this.cardClicked(code, model, active));
     return el;
@@ -78,6 +87,18 @@ export const handMethods = {
       this.render();
       return;
     }
+    // A finger (or anybody who asked for it in the settings) plays a card in two taps:
+    // the first raises it, the second plays it; a tap on another card moves the choice.
+    const twoTaps = this.lastPointer === "touch" || !!prefs().confirmCard;
+    this.lastPointer = null;
+    if (twoTaps && (this.armed !== code || this.armedPly !== this.ply)) {
+      this.armed = code;
+      this.armedPly = this.ply;
+      this.refusal = null;
+      this.render();
+      return;
+    }
+    this.armed = null;
     if (model.mode === "redistribute") {
       this.act(`discard ${code}`);
       return;

@@ -306,7 +306,7 @@ function isBoolean(o) {
 
 function valueLabel(word, o) {
   if (isBoolean(o)) return word === "true" ? t("yes") : t("no");
-  return optionValue(word);
+  return optionValue(word, o.name);
 }
 
 function variantName(metaInfo, item) {

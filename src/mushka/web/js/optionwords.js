@@ -70,9 +70,32 @@ export function optionTitle(name) {
   return pick(TITLES[name], name);
 }
 
-/** A value of an option in words (an open value such as a number shows as itself). */
-export function optionValue(value) {
-  return pick(VALUES[String(value)], String(value));
+const SUIT_SIGNS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+const ORDERS = { AKQJT98765432: "ace_high", KQJAT98765432: "mistigri" };
+
+/**
+ * A value of an option in words; `name` (the option) lets the structured values read as
+ * a player says them: "3 players: 32 cards · 4: 36 …", "♥ 4 · ♣ 3 …", "ace high (A K Q …)".
+ * An open value such as a number shows as itself.
+ */
+export function optionValue(value, name = "") {
+  const text = String(value);
+  if (VALUES[text]) return pick(VALUES[text], text);
+  if (name === "rank_order" && ORDERS[text.toUpperCase()]) return pick(VALUES[ORDERS[text.toUpperCase()]], text);
+  if (name === "rank_order" && /^[2-9TJQKA]+$/i.test(text)) {
+    const ru = { T: "10", J: "В", Q: "Д", K: "К", A: "Т" };
+    return [...text.toUpperCase()].map((r) => (lang() === "ru" ? ru[r] || r : r === "T" ? "10" : r)).join(" ");
+  }
+  if (name === "deck_by_players" && /^\d+:\d+(,\d+:\d+)*$/.test(text)) {
+    const pairs = text.split(",").map((p) => p.split(":"));
+    const [first, ...rest] = pairs;
+    const head = lang() === "ru" ? `${first[0]} игрока: ${first[1]} карты` : `${first[0]} players: ${first[1]} cards`;
+    return [head, ...rest.map(([n, k]) => `${n}: ${k}`)].join(" · ");
+  }
+  if (name === "suit_values" && /^([SCDH]\d+,?)+$/i.test(text.replace(/\s+/g, ","))) {
+    return text.split(/[,\s]+/).filter(Boolean).map((p) => `${SUIT_SIGNS[p[0].toUpperCase()]} ${p.slice(1)}`).join(" · ");
+  }
+  return text;
 }
 
 /** Every option name with a title (a test checks that the server's options all have one). */

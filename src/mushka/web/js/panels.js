@@ -128,7 +128,7 @@ export const panelMethods = {
         h("dt", { id: `rule-${r.id}`, class: cls, dataset: { rule: r.id } },
           plain ? h("span", { class: "plain", dataset: { plain: r.id }, text: `${plain} ` }) : null,
           h("span", { class: "rule-id", text: r.id }),
-          h("span", { class: "muted", text: ` ${r.section_title} · ${r.tags.join(", ")}` }),
+          h("span", { class: "muted", title: r.tags.join(", "), text: ` ${r.section_title} · ${r.tags.map(tagWord).join(", ")}` }),
           r.changed ? h("strong", { text: ` (${t("changed")})` }) : null),
         h("dd", { class: `${cls} exact`.trim(), dataset: { rule: r.id }, text: r.text }),
       ];
@@ -150,20 +150,26 @@ export const panelMethods = {
     const set = this.table.options || {};
     if (!info) {
       const names = Object.keys(set);
-      return names.length ? h("ul", {}, names.map((k) => h("li", { text: `${optionTitle(k)}: ${optionValue(set[k])}` })))
+      return names.length ? h("ul", {}, names.map((k) => h("li", { text: `${optionTitle(k)}: ${optionValue(set[k], k)}` })))
         : h("p", { class: "muted", text: t("default_options") });
     }
     return h("ul", { class: "log options-list" }, info.options.map((o) => {
       const value = o.name in set ? set[o.name] : o.default;
       return h("li", { class: o.name in set ? "changed" : "", dataset: { option: o.name } },
         h("strong", { title: `${o.name} = ${value}`, text: `${optionTitle(o.name)}: ` }),
-        h("span", { class: "option-value", text: optionValue(value) }),
+        h("span", { class: "option-value", text: optionValue(value, o.name) }),
         o.name in set ? h("strong", { text: ` (${t("changed")})` }) : null,
         h("span", { class: "muted", text: ` — ${lang() === "ru" ? o.help_ru : o.help_en} ` }),
         h("span", { class: "rule-id", text: o.rules.join(", ") }));
     }));
   },
 };
+
+/** A rule's source tag in words (RULES: SEED, RU, XC, DEC); the tag itself stays in the title. */
+function tagWord(tag) {
+  const key = `rule_tag_${String(tag).toLowerCase()}`;
+  return ["rule_tag_seed", "rule_tag_ru", "rule_tag_xc", "rule_tag_dec"].includes(key) ? t(key) : tag;
+}
 
 function seatHead(table, s, mySeat) {
   // A short name keeps the columns narrow (seven of them fit the side panel

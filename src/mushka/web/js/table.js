@@ -23,6 +23,8 @@ import { announce, toast } from "./ui.js";
 import { isTutorial, Lesson } from "./tutorial.js";
 import { capture, chime, finishAll, motionMode, play, SPEEDS, setSpeed, speedSetting, trickPauseMs } from "./motion.js";
 import { variantTitle } from "./tableinfo.js";
+import { DECKS, setLook, THEMES } from "./looks.js";
+import { playSound, soundFor } from "./sound.js";
 import { feltMethods } from "./felt.js";
 import { handMethods } from "./hand.js";
 import { panelMethods } from "./panels.js";
@@ -189,6 +191,9 @@ export class TablePage {
     const before = this.view;
     this.view = applyChanges(before, msg.view);
     this.ply = msg.ply;
+    // The sound of the change, from the two views (a card, a trick, a deal's end).
+    const sound = prefs().effects ? soundFor(before, this.view) : null;
+    if (sound) playSound(sound);
     this.log.push(...msg.events);
     if (msg.seat !== null && msg.seat === this.seat) {
       this.pending = null;
@@ -418,13 +423,44 @@ export class TablePage {
     if (mine && this.turnAt !== this.ply) {
       this.turnAt = this.ply;
       if (prefs().sound) chime();
+      this.focusHand();  // B12: the keyboard starts in the hand, not on the page's body
+    } else if (!this.handSeen && deal && this.seat !== null) {
+      this.focusHand();
     }
+    if (deal && this.seat !== null && this.root.querySelector(".hand button.card")) this.handSeen = true;
+    this.placeNotice();
     if (mine && prefs().autoplay && model.mode === "play" && this.pending === null && this.table.status === "playing"
         && model.playCards.size === 1 && !model.canDraw && !model.canPass && this.autoAt !== this.ply) {
       this.autoAt = this.ply;
       const [only] = [...model.playCards];
       setTimeout(() => { if (this.autoAt === this.ply && this.pending === null) this.act(only); }, 700);
     }
+  }
+
+  /** B13: the end-of-deal box lies over the middle of the felt, under the other seats, which stay in view. */
+  placeNotice() {
+    const felt = this.root.querySelector(".felt");
+    const notice = felt && felt.querySelector(":scope > .notice");
+    const seats = felt && felt.querySelector(":scope > .opponents");
+    if (!notice || !seats) return;
+    const top = seats.offsetTop + seats.offsetHeight + 6;
+    // Through the style object: the page's policy allows no inline style attributes.
+    notice.style.top = `${top}px`;
+    notice.style.maxHeight = `${Math.max(0, felt.clientHeight - top - 8)}px`;
+  }
+
+  /** Put the focus on the hand (the first card that may be played, else the first card, else the
+   *  first action) when nothing else has it: a keyboard player starts where the game is. */
+  focusHand() {
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== this.root && this.root.contains(now)) return;
+    if (now && now !== document.body && !this.root.contains(now)) return;  // a dialog, the chat …
+    const target = this.root.querySelector(".hand button.card.legal")
+      || this.root.querySelector(".hand button.card") || this.root.querySelector(".me .actions button");
+    if (!target) return;
+    const cards = [...this.root.querySelectorAll(".hand button.card")];
+    if (cards.includes(target)) cards.forEach((c) => { c.tabIndex = c === target ? 0 : -1; });
+    target.focus({ preventScroll: true });
   }
 
   content() {
@@ -446,7 +482,7 @@ export class TablePage {
 
   header() {
     const tbl = this.table;
-    const badges = [h("span", { class: "badge", text: t(`status_${tbl.status}`) })];
+    const badges = [h("span", { class: "badge status-badge", dataset: { status: tbl.status }, text: t(`status_${tbl.status}`) })];
     if (this.view && this.table.status !== "waiting") {
       const games = this.view.games;
       badges.push(h("span", { class: "badge", dataset: { testid: "deal-number" },
@@ -475,10 +511,16 @@ export class TablePage {
         SPEEDS.map((v) => h("option", { value: v, text: t(`speed_${v}`), selected: v === speedSetting() }))));
     const reduced = motionMode() === "reduced"
       ? h("p", { class: "muted", dataset: { testid: "reduced-motion" }, text: t("pref_reduced_motion") }) : null;
+    const choice = (name, label, values, current) => h("label", { class: "pref" }, label, " ",
+      h("select", { dataset: { key: `pref-${name}` }, onchange: (e) => { setLook(name, e.target.value); this.render(); } },
+        values.map((v) => h("option", { value: v, text: t(`${name}_${v}`), selected: v === current }))));
+    const theme = choice("theme", t("pref_theme"), THEMES, THEMES.includes(p.theme) ? p.theme : "auto");
+    const deck = choice("deck", t("pref_deck"), DECKS, p.deck === "four" ? "four" : "two");
     return h("details", { class: "prefs", open: this.prefsOpen || null,
       ontoggle: (e) => { this.prefsOpen = e.target.open; } },
     h("summary", { class: "btn small", dataset: { key: "prefs" }, text: t("table_settings") }),
-    h("div", { class: "prefs-body" }, speed, reduced, box("autoplay", t("pref_autoplay")), box("sound", t("pref_sound"))));
+    h("div", { class: "prefs-body" }, speed, reduced, box("autoplay", t("pref_autoplay")), box("sound", t("pref_sound")),
+      box("confirmCard", t("pref_confirm")), box("effects", t("pref_effects")), theme, deck));
   }
 
   // --- the game ---
@@ -495,11 +537,14 @@ export class TablePage {
       this.centre(deal),
       this.statusLine(deal, model),
       this.dealNotice ? this.dealNoticeBox() : null);
-    const main = [felt, this.socialBar(!!(model.myTurn && !view.result))];
+    // The hand and its actions right under the felt (B5: on a phone both are on the first
+    // screen); the hint and the clock after them.
+    const main = [felt];
     if (view.result) main.push(this.resultBanner(view));
     if (this.lesson) main.push(this.lesson.box());
     if (this.seat !== null) main.push(this.myArea(deal, model));
     else main.push(h("p", { class: "hint", text: t("watching_hint") }));
+    main.push(this.socialBar(!!(model.myTurn && !view.result)));
     return h("div", { class: "table-layout" },
       h("div", {}, ...main),
       this.sidePanels());

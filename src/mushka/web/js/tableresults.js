@@ -43,7 +43,8 @@ export const resultMethods = {
         h("thead", {}, h("tr", {}, h("th", { text: t("player") }), h("th", { class: "num", text: t("tricks") }),
           h("th", { class: "num", text: t("change") }), h("th", { text: t("why") }))),
         h("tbody", {}, rows))),
-      trick ? h("details", {}, h("summary", { text: t("trick_taken_by", {
+      // The last trick of the deal open at once: the felt behind shows the next deal already.
+      trick ? h("details", { open: true }, h("summary", { text: t("trick_taken_by", {
         n: trick.number, name: seatLabel(this.table, trick.winner, this.seat) }) }),
       this.trickCards(trick.cards, trick.winner, { small: true })) : null);
   },
