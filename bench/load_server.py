@@ -297,6 +297,8 @@ class Table:
         self.over = False
         self.tasks: list[asyncio.Task[None]] = []
         self.sent_at: dict[int, float] = {}
+        self.source: str | None = None
+        """The loopback address its seats connect from (None: the system's choice)."""
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -313,7 +315,8 @@ class Table:
         try:
             async with bench.connecting:
                 ws = await connect(self.ws_url, compression=bench.compression, open_timeout=60,
-                                   ping_interval=None, max_size=2**22)
+                                   ping_interval=None, max_size=2**22,
+                                   **({"local_addr": (self.source, 0)} if self.source else {}))
             async with ws:
                 await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
                 self.connected += 1
@@ -378,6 +381,9 @@ class Bench:
         self.stats = Stats()
         self.tables: list[Table] = []
         self.bot_tables = 0
+        self.made = 0
+        self.sources: list[str] = []
+        """Loopback addresses the tables' seats connect from, in turn (empty: the system's choice)."""
 
     async def create(self, client: Any) -> Table:
         body = {"variant": self.args.variant, "players": self.args.players,
@@ -387,6 +393,9 @@ class Bench:
         data = reply.json()
         ws_url = self.server.url.replace("http://", "ws://") + data["ws"].lstrip("/")
         table = Table(self, data["table"]["id"], ws_url, [t["token"] for t in data["tokens"]])
+        if self.sources:
+            table.source = self.sources[self.made % len(self.sources)]
+        self.made += 1
         table.start()
         return table
 

@@ -140,6 +140,36 @@ def test_a_dead_process_of_this_machine_gives_its_tables_up_at_once(tmp_path: Pa
         new.close()
 
 
+def test_a_process_of_this_machine_that_dies_while_others_run_frees_its_tables_at_the_next_claim(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    survivor = SqlStore(url)
+    survivor.register(node("survivor"), ttl=60.0, join=True)
+    # The other node's process, alive while it registers and stores a table, then killed.
+    child = os.fork()
+    if child == 0:
+        time.sleep(60)
+        os._exit(0)
+    doomed = SqlStore(url)
+    try:
+        doomed.register(node("doomed", pid=child), ttl=60.0, join=True)
+        doomed.commit([Save("t1", version=0, ply=0, status="playing", new=snapshot("t1", status="playing"))])
+        # Alive, with a minute of lease left: not the survivor's to take.
+        assert survivor.claim_expired(60.0, 10) == []
+        os.kill(child, 9)
+        os.waitpid(child, 0)
+        assert survivor.claim_expired(60.0, 10) == ["t1"]  # at once, not in a minute
+        assert "doomed" not in {n.name for n in survivor.live_nodes(60.0)}
+        # The dead node can store nothing for it any more.
+        assert doomed.commit([Save("t1", version=1, ply=1, status="playing", moves=(Move(1, 1, "pass"),))]) == {"t1"}
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(child, 9)
+            os.waitpid(child, 0)
+        doomed.close()
+        survivor.close()
+
+
 def node_client(tmp_path: Path, name: str, **overrides: object) -> TestClient:
     """A client of node ``name`` on the shared SQLite file (not started)."""
     values = {"lease": 1.0, "join": True, "bot_delay": 0.05, **overrides}

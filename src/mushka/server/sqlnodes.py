@@ -122,14 +122,9 @@ class LeaseBook:
         self.check(node.name, ttl=ttl, join=join)
         self.ttl_ms = int(ttl * 1000)
         moment = now_ms()
-        with self.engine.connect() as conn:
-            stale = [_node(r) for r in conn.execute(select(_NODES).where(_NODES.c.host == socket.gethostname()))]
-        dead = [n.instance for n in stale if n.instance != node.instance and not _alive_here(n)]
+        dead = self._dead_here(node.instance)
         with self.engine.begin() as conn:
-            if dead:
-                # Their process is gone: nobody can write under these leases any more.
-                conn.execute(update(_LEASES).where(_LEASES.c.owner.in_(dead)).values(owner="", expires_ms=0))
-                conn.execute(delete(_NODES).where(_NODES.c.instance.in_(dead)))
+            self._forget(conn, dead)
             conn.execute(delete(_NODES).where(_NODES.c.seen_ms < moment - FORGET_NODES_AFTER))
             conn.execute(insert(_NODES).values(instance=node.instance, name=node.name, host=node.host,
                                                pid=node.pid, port=node.port, started_ms=moment, seen_ms=moment))
@@ -137,6 +132,34 @@ class LeaseBook:
         self.renewed_ms = moment
         if dead:
             log.info("released the tables of %d stopped processes of this machine", len(dead))
+
+    def _dead_here(self, me: str) -> list[str]:
+        """The instances of this machine's nodes (not ``me``) whose process has ended."""
+        with self.engine.connect() as conn:
+            here = [_node(r) for r in conn.execute(select(_NODES).where(_NODES.c.host == socket.gethostname()))]
+        return [n.instance for n in here if n.instance != me and not _alive_here(n)]
+
+    @staticmethod
+    def _forget(conn: Connection, dead: list[str]) -> None:
+        if dead:
+            # Their process is gone: nobody can write under these leases any more, so they are
+            # free now rather than when they run out.
+            conn.execute(update(_LEASES).where(_LEASES.c.owner.in_(dead)).values(owner="", expires_ms=0))
+            conn.execute(delete(_NODES).where(_NODES.c.instance.in_(dead)))
+
+    def release_dead_here(self) -> int:
+        """Free the leases of this machine's nodes whose process has ended (killed, crashed):
+        the other processes of a machine take a dead one's tables within a claim pass instead
+        of a lease time.  On other machines only the lease's expiry tells."""
+        node = self.node
+        if node is None:
+            return 0
+        dead = self._dead_here(node.instance)
+        if dead:
+            with self.engine.begin() as conn:
+                self._forget(conn, dead)
+            log.info("released the tables of %d ended processes of this machine", len(dead))
+        return len(dead)
 
     def unregister(self) -> None:
         """Release every lease and remove the node's row (a clean stop)."""
@@ -242,6 +265,7 @@ class LeaseBook:
         ran out, in random order (several processes claiming at once share them out)."""
         if self.node is None or limit <= 0:
             return []
+        self.release_dead_here()
         moment = now_ms()
         with self.engine.connect() as conn:
             candidates = [r[0] for r in conn.execute(
