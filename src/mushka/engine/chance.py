@@ -102,7 +102,8 @@ def check_deck(rules: Rules, deck: Sequence[Card | str | int] | str) -> tuple[in
     """N4: a stacked deck as card indices, top first; it must hold every card of the
     table's deck exactly once (:class:`ChanceError` naming what is wrong otherwise)."""
     items: Sequence[Card | str | int] = deck.split() if isinstance(deck, str) else deck
-    order = tuple(card_index(c) for c in items)
+    # Card indices (what the steps of a deal hand over, one deal after another) need no reading.
+    order = tuple(c if type(c) is int and 0 <= c < 52 else card_index(c) for c in items)
     seen = 0
     for i in order:
         bit = 1 << i

@@ -78,6 +78,28 @@ def _stand_positions(limit: int, banned: int) -> tuple[int, ...]:
     return found
 
 
+_STAND_IDS: dict[tuple[int, int], tuple[int, ...]] = {}
+_TAKE_IDS: dict[int, tuple[int, ...]] = {}
+
+
+def _stand_ids(limit: int, banned: int) -> tuple[int, ...]:
+    """C7-C8: the ids of the allowed stand actions (see :func:`_stand_positions`), made once:
+    a declaration lists up to 32 of them, and building them every time cost more than the rest."""
+    key = (limit, banned)
+    found = _STAND_IDS.get(key)
+    if found is None:
+        found = _STAND_IDS[key] = tuple(STAND_BASE + m for m in _stand_positions(limit, banned))
+    return found
+
+
+def _take_ids(banned: int) -> tuple[int, ...]:
+    """C6/MI5: the ids of the dealer's takes, every hand position but ``banned`` (-1: none)."""
+    found = _TAKE_IDS.get(banned)
+    if found is None:
+        found = _TAKE_IDS[banned] = tuple(TAKE_BASE + i for i in range(HAND_SIZE) if i != banned)
+    return found
+
+
 class ActionSpace:
     """The action ids of one rules value; see the module docstring."""
 
@@ -151,9 +173,9 @@ class ActionSpace:
         limit = min(rules.max_exchange, deal.talon_size)
         banned_bit = 0 if rules.can_discard_privileged else hand & deal._priv_bit
         banned = (hand & (banned_bit - 1)).bit_count() if banned_bit else -1
-        out.extend(STAND_BASE + m for m in _stand_positions(limit, banned))
+        out.extend(_stand_ids(limit, banned))
         if seat == deal.dealer and not deal._took and rules.dealer_takes_turnup:
-            out.extend(TAKE_BASE + i for i in range(HAND_SIZE) if i != banned)
+            out.extend(_take_ids(banned))
         return out
 
     def legal_mask(self, deal: Deal) -> list[int]:
