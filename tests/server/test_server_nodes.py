@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serverkit import OPEN, PROTOCOL_VERSION, Player, config, create
@@ -391,3 +392,42 @@ def test_a_damaged_sqlite_file_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(StorageError) as garbage:
         SqlStore(f"sqlite:///{tmp_path / 'not-a.db'}")
     assert garbage.value.code == "damaged"
+
+
+def test_a_claimed_table_asked_for_while_it_is_brought_back_is_brought_back_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A client may ask for a table in the moment after this process claimed it and before it
+    # was brought back: both must end with the one copy (two would both play, and store the
+    # same versions twice).
+    from mushka.server.lobby import Lobby
+    from mushka.server.table import Table
+
+    with node_client(tmp_path, "a") as a:
+        made = create(a, variant="classic", seats=["me", "bot:random", "bot:random"], start=True, options=CALM)
+    table_id = made["table"]["id"]
+    built: list[Table] = []
+    original = Table.restore.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Table], services: Any, snap: Any) -> Table:
+        table: Table = original(cls, services, snap)
+        built.append(table)
+        return table
+
+    async def scenario() -> None:
+        store = SqlStore(f"sqlite:///{tmp_path / 'mushka-test.db'}")
+        lobby = Lobby(config(tmp_path, node="b", join=True, lease=60.0), store)
+        await lobby.open()  # alone on the database: it claims and brings back the table
+        try:
+            assert list(lobby.tables) == [table_id]
+            first = lobby.tables.pop(table_id)
+            await first.close()
+            built.clear()
+            monkeypatch.setattr(Table, "restore", classmethod(counted))
+            _, got = await asyncio.gather(lobby._adopt([table_id]), lobby.get(table_id))
+            assert len(built) == 1
+            assert lobby.tables[table_id] is got is built[0]
+        finally:
+            await lobby.close()
+            store.close()
+
+    asyncio.run(scenario())

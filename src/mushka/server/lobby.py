@@ -194,21 +194,25 @@ class Lobby:
     async def _adopt(self, table_ids: list[str]) -> None:
         """Bring back tables this process just claimed, from the journal, and start them."""
         for table_id in table_ids:
-            if table_id in self.tables:
-                continue
-            try:
-                snap = await asyncio.to_thread(self.store.load, table_id)
-            except Exception:  # storage failing: give it up, another pass claims it again
-                log.warning("table %s could not be loaded; released", table_id, exc_info=True)
-                await self._release([table_id])
-                continue
-            if snap is None or snap.status not in ("waiting", "playing"):
-                await self._release([table_id])
-                continue
-            table = await self._restored(snap)
-            if table is not None:
-                self.tables[table_id] = table
-                table.begin()
+            # Under the loading lock, as in :meth:`get`: a client of the claimed table may ask
+            # for it meanwhile, and one table must never be brought back twice (two copies would
+            # both play, and store the same versions).
+            async with self._loading:
+                if table_id in self.tables:
+                    continue
+                try:
+                    snap = await asyncio.to_thread(self.store.load, table_id)
+                except Exception:  # storage failing: give it up, another pass claims it again
+                    log.warning("table %s could not be loaded; released", table_id, exc_info=True)
+                    await self._release([table_id])
+                    continue
+                if snap is None or snap.status not in ("waiting", "playing"):
+                    await self._release([table_id])
+                    continue
+                table = await self._restored(snap)
+                if table is not None:
+                    self.tables[table_id] = table
+                    table.begin()
 
     async def _restored(self, snap: TableSnapshot) -> Table | None:
         try:
