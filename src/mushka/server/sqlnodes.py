@@ -249,6 +249,11 @@ class LeaseBook:
         moment = now_ms()
         with self.engine.begin() as conn:
             taken = self._take(conn, [table_id], moment)
+        if not taken and self.release_dead_here():
+            # Its owner was a process of this machine that has ended: free now, not in a lease time.
+            with self.engine.begin() as conn:
+                taken = self._take(conn, [table_id], now_ms())
+        with self.engine.begin() as conn:
             if not taken:
                 exists = conn.execute(select(_LEASES.c.table_id).where(_LEASES.c.table_id == table_id)).first()
                 if exists is None:
