@@ -155,6 +155,11 @@ def ray_backend(address: str, *, runtime_env: dict[str, Any] | None = None, ship
     (default: for Ray Client addresses) adds :func:`package_env` to
     ``runtime_env``, which applies to the whole connection (Ray uploads
     local directories only for a job, at ``ray.init``).
+
+    Inside the ``with`` block the process's standard output (descriptor 1)
+    goes to standard error, so that nothing Ray writes there mixes with what
+    the program prints after it (``--json``); an address where nothing
+    listens is refused at once (:data:`PROBE_SECONDS`).
     """
     ray = _ray()
     env = dict(runtime_env or {})
