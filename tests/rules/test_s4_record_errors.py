@@ -209,3 +209,30 @@ def test_s4_replay_of_dev_zero_is_refused_as_too_long():
     result = CliRunner().invoke(app, ["replay", "/dev/zero", "--json"])
     assert result.exit_code == 2
     assert json.loads(result.stdout)["code"] == "record_syntax"
+
+
+LONG = "x" * 1_000_000
+
+
+@pytest.mark.parametrize(("edit", "code", "rule", "named"), [
+    (_set(("variant",), LONG), "record_syntax", None, "'variant'"),
+    (_set(("options", "rank_order"), LONG), "record_syntax", None, "'options.rank_order'"),
+    (_set(("options", LONG), "1"), "record_syntax", None, "'options.xxxx"),
+    (_set(("deals", 0, "deck"), LONG), "record_syntax", None, "deal 1: 'deck'"),
+    (_set(("deals", 0, "picks"), LONG), "record_syntax", None, "deal 1: 'picks'"),
+    (_append(LONG), "record_action", "N2", "N2: an action of 1000000 characters"),
+])
+def test_s4_a_field_of_a_megabyte_is_refused_in_a_sentence(edit, code, rule, named):
+    # A record may not make its reader print what it holds: the error names the field, its
+    # length and the limit, and quotes at most a few dozen characters of it.
+    data = deal_record()
+    edit(data)
+    with pytest.raises(RecordError) as info:
+        replay(Record.loads(json.dumps(data)))
+    err = info.value
+    assert (err.code, err.rule) == (code, rule)
+    for lang in ("en", "ru"):
+        assert len(err.message(lang)) < 300 and "1000000" in err.message(lang)
+    assert named in str(err)
+    documented = {cells for fault, cells in doc_rows().items() if "256 characters" in fault}
+    assert (code, f"`{rule}`" if rule else "—") in documented

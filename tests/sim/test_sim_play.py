@@ -194,3 +194,19 @@ def test_forced_actions_played_without_a_view_are_the_bots_own(variant):
         assert [d.actions for d in fast.finished] == [d.actions for d in slow.finished]
         assert fast.result == slow.result
         assert fast.finished and fast.result is not None
+
+
+def test_records_of_bots_with_long_specs_read_back(tmp_path):
+    # A seat's name in a record is at most MAX_SEAT_NAME characters; a longer bot spec is cut
+    # in `seats` and kept whole in the meta.
+    from mushka.records import MAX_SEAT_NAME
+
+    long = "random#" + "a" * 80
+    rules = make_rules("classic", 3)
+    jobs = simulation_jobs((long, "random", "random"), 1, seed=2)
+    [game] = run_jobs(Table.of(rules), jobs, records=tmp_path)
+    record = Record.loads((tmp_path / "game-000000.json").read_text(encoding="utf-8"))
+    assert len(record.seats[0]) == MAX_SEAT_NAME and record.seats[0].startswith("random#aaa")
+    assert record.seats[1:] == ("random", "random")
+    assert record.meta["bots"] == [long, "random", "random"]
+    assert replay(record).result.money == game.money

@@ -18,11 +18,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar
 
+import mushka.records.texts  # noqa: F401  (the record's messages, in English and Russian)
 from mushka._pickle import reduce_fields
 from mushka.cards import Card, parse_cards
 from mushka.engine import Action, Deal, new_deal, unstack_deck
 from mushka.errors import MushkaError, RecordError
-from mushka.i18n import LocalText, add_texts
+from mushka.i18n import LocalText
 from mushka.match import Game, new_game
 from mushka.rules.model import Rules
 from mushka.rules.variants import find_variant
@@ -40,6 +41,14 @@ hold or print gigabytes."""
 MAX_SEAT_NAME: Final = 64
 """The longest name of a seat, in characters: room for any player's or bot's name,
 while a replay that prints a name in every sentence stays small."""
+
+MAX_TEXT: Final = 256
+"""The longest variant name, option name or value, or action text of a record, in characters
+(the longest real one has a few dozen): an error that quotes a field stays a sentence."""
+
+MAX_CARDS_TEXT: Final = 1024
+"""The longest ``deck`` or ``picks`` text: 52 cards in any form of N2 with separators fit in a
+few hundred characters."""
 
 Level = Literal["game", "deal"]
 T = TypeVar("T")
@@ -158,6 +167,7 @@ class Record:
                               problem=LocalText("rec.version", version=version, known=VERSION))
         variant = _get(data, "variant", str)
         try:
+            _check_length("variant", variant, MAX_TEXT)
             variant = find_variant(variant).name
         except MushkaError as exc:
             raise RecordError("record_syntax", rule=exc.rule, problem=exc) from None
@@ -167,6 +177,12 @@ class Record:
             isinstance(k, str) and isinstance(v, (str, int, bool)) for k, v in options.items()
         ):
             raise RecordError("record_syntax", problem=LocalText("rec.options"))
+        try:
+            for name, value in options.items():
+                _check_length(f"options.{name}", name, MAX_TEXT)
+                _check_length(f"options.{name}", str(value), MAX_TEXT)
+        except MushkaError as exc:
+            raise RecordError("record_syntax", problem=exc) from None
         level = data.get("level", "game")
         if level not in ("game", "deal"):
             raise RecordError("record_syntax", problem=LocalText("rec.level"))
@@ -236,8 +252,8 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
     if not isinstance(dealer, int) or isinstance(dealer, bool):
         raise RecordError("record_syntax", problem=LocalText("rec.deal_dealer", deal=number))
     try:
-        deck = _cards(data.get("deck"))
-        picks = _cards(data.get("picks", ""))
+        deck = _cards(data.get("deck"), "deck")
+        picks = _cards(data.get("picks", ""), "picks")
     except MushkaError as exc:
         # N2: a card code that cannot be read; the parser names the rule.
         raise RecordError("record_syntax", rule=exc.rule,
@@ -250,6 +266,10 @@ def _deal_from_json(number: int, data: object) -> DealRecord:
         raise RecordError("record_syntax", problem=LocalText("rec.deal_actions", deal=number))
     actions = []
     for i, text in enumerate(raw, 1):
+        if isinstance(text, str) and len(text) > MAX_TEXT:
+            # N2: no action is that long; the message quotes its start only.
+            raise RecordError("record_action", rule="N2", deal=number, index=i, action=_clip(text),
+                              problem=LocalText("rec.action_too_long", length=len(text), limit=MAX_TEXT))
         try:
             # A non-text entry is refused by the parser too, under the notation's rule (N2).
             actions.append(Action.parse(text))
@@ -278,12 +298,24 @@ def _state(number: int, value: object) -> dict[str, Any]:
     return {"pot": pot, "balances": list(balances)}
 
 
-def _cards(value: object) -> tuple[Card, ...]:
+def _cards(value: object, field: str) -> tuple[Card, ...]:
     if isinstance(value, list):
         value = " ".join(str(v) for v in value)
     if not isinstance(value, str):
         raise RecordError("record_syntax", problem=LocalText("rec.cards"))
+    _check_length(field, value, MAX_CARDS_TEXT)
     return parse_cards(value)
+
+
+def _check_length(field: str, text: str, limit: int) -> None:
+    """Refuse a text field longer than ``limit``, naming it by its start only (a message that
+    echoed a megabyte would be no message)."""
+    if len(text) > limit:
+        raise MushkaError("record_field_too_long", field=_clip(field), length=len(text), limit=limit)
+
+
+def _clip(text: str, keep: int = 40) -> str:
+    return text if len(text) <= keep else text[:keep] + "…"
 
 
 # --- building records ----------------------------------------------------------
@@ -449,154 +481,3 @@ def _check_result(record: Record, deals: Sequence[Deal], game: Game | None) -> N
         game.result is None or stored["game"] != game.result.to_json()
     ):
         raise RecordError("record_mismatch", problem=LocalText("rec.game_result"))
-
-
-add_texts({
-    "record.in_deal": ("deal {deal}: {problem}", "сдача {deal}: {problem}"),
-    "rec.not_json": (
-        "not JSON: {detail}",
-        "это не JSON: {detail}",
-    ),
-    "rec.not_utf8": (
-        "not text in UTF-8 (byte {position})",
-        "это не текст в UTF-8 (байт {position})",
-    ),
-    "rec.too_deep": (
-        "arrays and objects are nested too deeply for a record",
-        "массивы и объекты вложены слишком глубоко для записи партии",
-    ),
-    "rec.max_deals": (
-        "'meta.max_deals' must be a whole number of deals from 1 (it is {value})",
-        "поле 'meta.max_deals' должно быть целым числом сдач от 1 (сейчас {value})",
-    ),
-    "rec.max_deals_kopilka": (
-        "'meta.max_deals' limits a partie of classic or mistigri; a kopilka session has no such limit",
-        "поле 'meta.max_deals' ограничивает партию классики или мистигри; у копилки такого предела нет",
-    ),
-    "rec.state_in_game": (
-        "deal {deal}: K24: 'state' belongs to a record of one deal; in a game record the money "
-        "goes on from deal to deal",
-        "сдача {deal}: K24: поле 'state' бывает только в записи одной сдачи; в записи игры деньги "
-        "переходят из сдачи в сдачу",
-    ),
-    "rec.object": (
-        "a record is a JSON object",
-        "запись партии — это объект JSON",
-    ),
-    "rec.format": (
-        "'format' must be '{format}'",
-        "поле 'format' должно быть '{format}'",
-    ),
-    "rec.version_type": (
-        "'version' must be a whole number",
-        "поле 'version' должно быть целым числом",
-    ),
-    "rec.version": (
-        "version {version} is not supported (this reader knows 1-{known})",
-        "версия {version} не поддерживается (известны 1-{known})",
-    ),
-    "rec.options": (
-        "'options' must map names to text values",
-        "поле 'options' должно сопоставлять именам текстовые значения",
-    ),
-    "rec.level": (
-        "'level' must be 'game' or 'deal'",
-        "поле 'level' должно быть 'game' или 'deal'",
-    ),
-    "rec.first_dealer": (
-        "'first_dealer' must be a seat number",
-        "поле 'first_dealer' должно быть номером места",
-    ),
-    "rec.seats": (
-        "'seats' must be a list of names",
-        "поле 'seats' должно быть списком имён",
-    ),
-    "rec.too_large": (
-        "the record is longer than {limit} bytes",
-        "запись партии длиннее {limit} байт",
-    ),
-    "rec.seats_count": (
-        "'seats' names {seats} players at a table of {players}",
-        "в поле 'seats' {seats} имён, а за столом {players} игроков",
-    ),
-    "rec.seat_name": (
-        "the name of seat {seat} has {length} characters; at most {limit} are allowed",
-        "имя места {seat} длиной {length} символов; допускается не больше {limit}",
-    ),
-    "rec.deals": (
-        "'deals' must be a non-empty list",
-        "поле 'deals' должно быть непустым списком",
-    ),
-    "rec.result": (
-        "'result' must be an object",
-        "поле 'result' должно быть объектом",
-    ),
-    "rec.meta": (
-        "'meta' must be an object",
-        "поле 'meta' должно быть объектом",
-    ),
-    "rec.field": (
-        "'{field}' is missing or not a {kind}",
-        "поле '{field}' отсутствует или не типа {kind}",
-    ),
-    "rec.deal_object": (
-        "deal {deal} is not an object",
-        "сдача {deal} — не объект",
-    ),
-    "rec.deal_dealer": (
-        "deal {deal}: 'dealer' must be a seat number",
-        "сдача {deal}: поле 'dealer' должно быть номером места",
-    ),
-    "rec.deal_actions": (
-        "deal {deal}: 'actions' must be a list of text",
-        "сдача {deal}: поле 'actions' должно быть списком строк",
-    ),
-    "rec.state_keys": (
-        "deal {deal}: K24: 'state' holds only 'pot' and 'balances'",
-        "сдача {deal}: K24: в 'state' бывают только 'pot' и 'balances'",
-    ),
-    "rec.state_values": (
-        "deal {deal}: K24: 'state' needs a whole-number 'pot' and 'balances'",
-        "сдача {deal}: K24: в 'state' нужны целые 'pot' и 'balances'",
-    ),
-    "rec.state_sum": (
-        "deal {deal}: K24: the balances and the pot must sum to zero",
-        "сдача {deal}: K24: сумма денег игроков и кассы должна быть равна нулю",
-    ),
-    "rec.cards": (
-        "cards must be text such as 'AS KH 7D'",
-        "карты записываются текстом, например 'AS KH 7D'",
-    ),
-    "rec.one_deal": (
-        "a deal record holds exactly one deal",
-        "запись сдачи содержит ровно одну сдачу",
-    ),
-    "rec.state_seats": (
-        "deal 1: K24: 'state' is the money of a kopilka deal, one balance per seat",
-        "сдача 1: K24: 'state' — деньги сдачи копилки, по одному счёту на место",
-    ),
-    "rec.after_end": (
-        "deal {deal} is listed but the game had already ended",
-        "сдача {deal} записана, но игра уже окончилась",
-    ),
-    "rec.dealer": (
-        "deal {deal}: C4: dealer {listed} listed, but seat {actual} deals",
-        "сдача {deal}: C4: записан сдающий {listed}, но сдаёт игрок {actual}",
-    ),
-    "rec.unfinished": (
-        "deal {deal} ends before the deal is over",
-        "записи сдачи {deal} кончаются раньше, чем сама сдача",
-    ),
-    "rec.picks": (
-        "N4: the record lists the picks '{listed}' but the deal drew '{drawn}'",
-        "N4: в записи исходы выбора '{listed}', а в сдаче вытянуто '{drawn}'",
-    ),
-    "rec.deal_results": (
-        "per-deal results differ",
-        "итоги сдач не совпадают",
-    ),
-    "rec.game_result": (
-        "the game result differs",
-        "итог игры не совпадает",
-    ),
-})

@@ -41,7 +41,7 @@ from mushka.bots.search import SearchBot
 from mushka.engine.events import Paid
 from mushka.errors import MushkaError
 from mushka.match import Game, new_game
-from mushka.records import record_of_game
+from mushka.records import MAX_SEAT_NAME, record_of_game
 from mushka.rules import Rules, make_rules
 from mushka.sim.errors import SimulationError
 from mushka.sim.executors import Backend, InlineExecutor, open_backend
@@ -255,8 +255,13 @@ def play_job(table: Table, job: GameJob, *, max_deals: int | None = None, track:
         meta: dict[str, object] = {"game_seed": job.seed, "index": job.index}
         if base_seed is not None:
             meta["seed"] = base_seed
+        # A seat's name in a record is short (MAX_SEAT_NAME); a longer bot spec is cut there and
+        # kept whole in the meta, so that every record written here reads back.
+        seats = [b if len(b) <= MAX_SEAT_NAME else b[:MAX_SEAT_NAME - 1] + "…" for b in job.bots]
+        if seats != list(job.bots):
+            meta["bots"] = list(job.bots)
         path = records / f"game-{job.index:06d}.json"
-        path.write_text(record_of_game(game, seats=list(job.bots), meta=meta).dumps(), encoding="utf-8")
+        path.write_text(record_of_game(game, seats=seats, meta=meta).dumps(), encoding="utf-8")
     return stats
 
 
