@@ -143,6 +143,10 @@ def test_trick_by_seat_and_its_pause(open_page, live_server, page_errors):
     page.wait_for_function("() => document.querySelector('[data-testid=felt]').dataset.tricks === '1'",
                            polling="raf")
     seen = time.monotonic()
+    # Where the cards lie, once they have landed: the dealer's card flies in from his seat at
+    # the felt's right side, lower than the trick's top, and is measured where it comes to rest.
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid=trick-card]')]
+        .every(e => e.getAnimations({subtree: true}).every(a => a.playState === 'finished'))""", polling="raf")
     # The trick and the seat boxes are measured in one frame: a state update between two
     # separate reads may re-render a seat box, which then has no box for that instant.
     cards, seat_x = page.evaluate(f"""() => [

@@ -168,10 +168,17 @@ def test_b13_the_deal_end_box_leaves_the_other_seats_in_view(open_page, live_ser
     notice = page.locator("[data-testid=deal-notice]")
     expect(notice).to_be_visible()
     shot(page, "notice")
-    seats, box, felt_box = page.evaluate("""() => ['.felt > .opponents', '[data-testid=deal-notice]',
-        '[data-testid=felt]'].map(sel => { const r = document.querySelector(sel).getBoundingClientRect();
-                                           return {top: r.top, bottom: r.bottom}; })""")
-    assert box["top"] >= seats["bottom"], (seats, box)  # the seats stay in view above the box
+    box, felt_box, seats = page.evaluate("""() => {
+        const rect = (el) => { const r = el.getBoundingClientRect();
+                               return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+        return [rect(document.querySelector('[data-testid=deal-notice]')),
+                rect(document.querySelector('[data-testid=felt]')),
+                [...document.querySelectorAll('[data-testid=felt] .seat')].map(rect)]; }""")
+    assert len(seats) == 2
+    for seat in seats:  # no seat lies under the box: each is above it, or beside it
+        apart = (seat["bottom"] <= box["top"] or seat["top"] >= box["bottom"]
+                 or seat["right"] <= box["left"] or seat["left"] >= box["right"])
+        assert apart, (seat, box)
     assert box["bottom"] <= felt_box["bottom"] + 1  # and the box stays on the felt
     assert not page_errors
 
@@ -198,4 +205,54 @@ def test_b9_a_russian_rules_panel_has_words_not_codes(open_page, live_server, pa
         assert values["rank_order"].startswith("туз старший")
     else:
         assert values["suit_values"].startswith("♥ 4 · ♣ 3")
+    assert not page_errors
+
+
+def test_the_others_sit_round_the_felt_and_the_last_trick_stays_in_sight(open_page, live_server, page_errors, shot):
+    page = open_page(bot_table(live_server, players=4), viewport=DESKTOP)
+    rng = random.Random(7)
+    for _ in range(40):
+        state = wait_for_turn_or_end(page)
+        assert state["over"] == "false"
+        if state["phase"] == "play" and int(state["tricks"]) >= 1 and page.locator("[data-testid=trick-card]").count():
+            break
+        act_once(page, rng, exchange=False)
+    else:
+        pytest.fail("no second trick begun")
+    shot(page, "round")
+    places = page.evaluate("""() => {
+        const centre = (el) => { const r = el.getBoundingClientRect();
+                                 return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; };
+        const ring = centre(document.querySelector('.trick.ring'));
+        const seats = Object.fromEntries([...document.querySelectorAll('[data-testid=felt] .seat')]
+            .map(e => [e.dataset.seat, {box: centre(e), side: e.parentElement.dataset.side}]));
+        const cards = Object.fromEntries([...document.querySelectorAll('[data-testid=trick-card]')]
+            .map(e => [e.dataset.seat, centre(e)]));
+        return {ring, seats, cards}; }""")
+    ring, seats, cards = places["ring"], places["seats"], places["cards"]
+    me = int(page.evaluate("() => document.querySelector('[data-testid=me]').dataset.anim.split('-')[1]"))
+    assert {s["side"] for s in seats.values()} == {"left", "top", "right"}
+    assert seats[str((me + 1) % 4)]["side"] == "left" and seats[str((me + 3) % 4)]["side"] == "right"
+    for seat, where in seats.items():
+        x, y = where["box"]
+        if where["side"] == "left":
+            assert x < ring[0]
+        elif where["side"] == "right":
+            assert x > ring[0]
+        else:
+            assert y < ring[1]
+        if seat in cards:  # its card lies on its side of the trick
+            cx, cy = cards[seat]
+            if where["side"] == "left":
+                assert cx < ring[0]
+            elif where["side"] == "right":
+                assert cx > ring[0]
+            else:
+                assert cy < ring[1]
+    strip = page.locator("[data-testid=last-strip]")
+    expect(strip).to_be_visible()
+    assert 2 <= strip.locator(".card").count() <= 4  # the seats that played the trick (C7: not who passed)
+    assert strip.locator(".card.winner").count() == 1
+    strip.click()
+    expect(page.locator("[data-key=tab-last]")).to_have_attribute("aria-selected", "true")
     assert not page_errors

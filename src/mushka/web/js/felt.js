@@ -21,8 +21,18 @@ export const feltMethods = {
     return out;
   },
 
+  /**
+   * The other seats round the felt: the next player on one's left, then across the top,
+   * the last on one's right, as people sit at a card table (one's own seat is the hand
+   * below).  A wide screen puts the three groups beside and above the trick; a narrow one
+   * lines them up in one row in the same order.
+   */
   opponents(deal) {
-    return h("div", { class: "opponents" }, this.otherSeats().map((s) => this.seatBox(deal, s)));
+    const row = this.otherSeats();
+    const side = seatSides(row.length);
+    const group = (name) => h("div", { class: `seats-${name}`, dataset: { side: name } },
+      row.filter((_, k) => side[k] === name).map((s) => this.seatBox(deal, s)));
+    return h("div", { class: "opponents" }, group("left"), group("top"), group("right"));
   },
 
   seatFacts(deal, s) {
@@ -160,17 +170,43 @@ export const feltMethods = {
         })));
   },
 
-  /** Where on the trick's ring seat `s` puts its card: [left %, top %] of the card's centre. */
+  /** Where on the trick's ring seat `s` puts its card: [left %, top %] of the card's centre,
+   *  in front of its seat: beside the ring for the seats at the sides of a wide felt, across
+   *  its top for the others (and for every seat when they sit in one row, on a phone). */
   trickPlaces() {
     const row = this.otherSeats();
     const m = row.length;
+    const round = roundFelt();
+    const side = seatSides(m);
+    const count = (name) => side.filter((x) => x === name).length;
     return (s) => {
       const k = row.indexOf(s);
       if (k < 0) return [50, 77];
-      // The others across the top half, left to right as their boxes are.
-      const angle = Math.PI + ((k + 1) * Math.PI) / (m + 1);
-      return [50 + 40 * Math.cos(angle), 50 + 27 * Math.sin(angle)];
+      if (!round) {
+        // The others across the top half, left to right as their boxes are.
+        const angle = Math.PI + ((k + 1) * Math.PI) / (m + 1);
+        return [50 + 40 * Math.cos(angle), 50 + 27 * Math.sin(angle)];
+      }
+      const name = side[k];
+      const at = side.slice(0, k).filter((x) => x === name).length;  // place within its group
+      const n = count(name);
+      const spread = (i, from, to) => (n === 1 ? (from + to) / 2 : from + ((to - from) * i) / (n - 1));
+      if (name === "left") return [14, spread(at, 60, 30)];
+      if (name === "right") return [86, spread(at, 30, 60)];
+      return [spread(at, n > 2 ? 28 : 36, n > 2 ? 72 : 64), 22];
     };
+  },
+
+  /** The last trick, small, in a corner of the felt while the next one is played: seen at a glance. */
+  lastTrickStrip(deal) {
+    if (this.held || !deal.trick.length || !deal.tricks.length) return null;
+    const last = deal.tricks[deal.tricks.length - 1];
+    const title = t("trick_taken_by", { n: deal.tricks.length, name: seatLabel(this.table, last.winner, this.seat) });
+    return h("button", { type: "button", class: "last-strip", dataset: { testid: "last-strip", key: "last-strip" },
+      title, "aria-label": title, onclick: () => this.showTab("last") },
+    h("span", { class: "label", text: t("tab_last") }),
+    h("span", { class: "last-cards" }, last.cards.map(([s, c]) => cardElement(c, {
+      classes: `mini${s === last.winner ? " winner" : ""}`, extraLabel: seatName(this.table, s) }))));
   },
 
 
@@ -192,3 +228,20 @@ export const feltMethods = {
     return h("p", { class: `status-line${mine ? " mine" : ""}`, role: "status", dataset: { testid: "status" }, text });
   },
 };
+
+/** Whether the felt seats the others round the trick (a wide screen) rather than in one row. */
+export function roundFelt() {
+  return typeof window !== "undefined" && !!window.matchMedia && window.matchMedia("(min-width: 900px)").matches;
+}
+
+/**
+ * Where each of `m` other seats sits, in the order of play from one's left: "left",
+ * "top" or "right".  One opponent sits across; two at the sides; more fill the sides
+ * (a third of them each, at least one) and the rest sit across the top.
+ */
+export function seatSides(m) {
+  if (m === 1) return ["top"];
+  if (m === 2) return ["left", "right"];
+  const side = Math.max(1, Math.floor(m / 3));
+  return Array.from({ length: m }, (_, k) => (k < side ? "left" : k >= m - side ? "right" : "top"));
+}

@@ -63,6 +63,8 @@ export class TablePage {
     this.held = null;
     this.shownWinner = null;
     this.lesson = isTutorial() ? new Lesson(this) : null;
+    // The seats go round the felt on a wide screen and in a row on a narrow one (felt.js).
+    if (window.matchMedia) window.matchMedia("(min-width: 900px)").addEventListener("change", () => this.render());
     onLangChange(() => {
       if (this.conn) this.conn.send({ type: "lang", lang: lang() });
       this.rules = null;
@@ -437,16 +439,21 @@ export class TablePage {
     }
   }
 
-  /** B13: the end-of-deal box lies over the middle of the felt, under the other seats, which stay in view. */
+  /** B13: the end-of-deal box lies over the middle of the felt (where the trick is), so that
+   *  the other seats, above it or beside it, stay in view. */
   placeNotice() {
     const felt = this.root.querySelector(".felt");
     const notice = felt && felt.querySelector(":scope > .notice");
-    const seats = felt && felt.querySelector(":scope > .opponents");
-    if (!notice || !seats) return;
-    const top = seats.offsetTop + seats.offsetHeight + 6;
+    const centre = felt && felt.querySelector(":scope > .centre");
+    if (!notice || !centre) return;
+    const f = felt.getBoundingClientRect();
+    const c = centre.getBoundingClientRect();
+    const top = Math.max(6, c.top - f.top);
     // Through the style object: the page's policy allows no inline style attributes.
     notice.style.top = `${top}px`;
-    notice.style.maxHeight = `${Math.max(0, felt.clientHeight - top - 8)}px`;
+    notice.style.left = `${Math.max(6, c.left - f.left)}px`;
+    notice.style.right = `${Math.max(6, f.right - c.right)}px`;
+    notice.style.maxHeight = `${Math.max(0, f.height - top - 8)}px`;
   }
 
   /** Put the focus on the hand (the first card that may be played, else the first card, else the
@@ -535,6 +542,7 @@ export class TablePage {
       over: view.result ? "true" : "false", tricks: deal.tricks.length, ply: this.ply } },
       this.opponents(deal),
       this.centre(deal),
+      this.lastTrickStrip(deal),
       this.statusLine(deal, model),
       this.dealNotice ? this.dealNoticeBox() : null);
     // The hand and its actions right under the felt (B5: on a phone both are on the first
