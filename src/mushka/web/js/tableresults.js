@@ -21,7 +21,8 @@ export const resultMethods = {
     const result = this.noticeResult();
     if (!result) return null;
     const variant = this.table.variant;
-    const name = (s) => seatLabel(this.table, s, this.seat);
+    // The short name (without a bot's level): the box lies between the seats and has little room.
+    const name = (s) => seatLabel(this.table, s, this.seat).split(" · ")[0];
     const headline = dealHeadline(result, variant, name);
     const rows = [...Array(this.table.players).keys()].map((s) => {
       const e = explainSeat(result, s, variant, { gamePayment: this.gamePayment() });
