@@ -111,11 +111,12 @@ def new_context(playwright_driver: Any, tmp_path: Path) -> Iterator[Callable[...
     made: list[Any] = []
 
     def make(*, viewport: dict[str, int] | None = None, locale: str = "en-GB", speed: str | None = "off",
-             reduced_motion: str = "no-preference") -> Any:
+             reduced_motion: str = "no-preference", has_touch: bool = False) -> Any:
         profile = tmp_path / f"profile-{len(made)}"
         context = playwright_driver.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
             viewport=viewport or {"width": 1280, "height": 900}, locale=locale, reduced_motion=reduced_motion,
+            has_touch=has_touch,  # a phone's touch screen: taps are touch pointers
         )
         context.set_default_timeout(TIMEOUT_MS)
         if speed is not None:

@@ -105,6 +105,30 @@ def test_confirm_each_card_plays_on_the_second_click(open_page, live_server, pag
     assert not page_errors
 
 
+def test_a_finger_selects_a_card_with_one_tap_and_plays_it_with_the_next(open_page, live_server, page_errors):
+    page = open_page(bot_table(live_server), viewport=PHONE, has_touch=True)
+    rng = random.Random(4)
+    for _ in range(20):
+        state = wait_for_turn_or_end(page)
+        assert state["over"] == "false"
+        if state["phase"] == "play" and page.locator("[data-testid=hand] button.card.legal").count() >= 1:
+            break
+        act_once(page, rng, exchange=False)
+    else:
+        pytest.fail("no trick to play")
+    ply = int(felt(page)["ply"])
+    code = page.locator("[data-testid=hand] button.card.legal").first.get_attribute("data-card")
+    card = page.locator(f"[data-testid=hand] button.card[data-card='{code}']")
+    card.tap()
+    expect(card).to_have_class(re.compile(r"\barmed\b"))
+    expect(page.locator("[data-testid=hand-hint]")).to_contain_text("Tap")
+    assert int(felt(page)["ply"]) == ply  # one tap sends nothing
+    card.tap()
+    wait_ply_after(page, ply)
+    expect(card).to_have_count(0)
+    assert not page_errors
+
+
 def test_settings_four_colours_dark_theme_and_sounds(open_page, live_server, page_errors):
     page = open_page(bot_table(live_server, lang="ru"), viewport=DESKTOP)
     wait_for_turn_or_end(page)
