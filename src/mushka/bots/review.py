@@ -41,7 +41,7 @@ from mushka.bots.search import SearchBot, thinks
 from mushka.bots.value import Outlook, world_values
 from mushka.cards import Card
 from mushka.engine import Action, Deal, Kind, Phase, new_deal
-from mushka.errors import MushkaError, RecordError
+from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
 from mushka.match import Game, GameView, new_game
 from mushka.records import Record, replay
@@ -255,7 +255,7 @@ def review(record: Record, seat: int, *, level_id: str = EXPERT, worlds: int = W
     """Review every decision of ``seat`` in ``record`` against level ``level_id``.
 
     The record is replayed and checked first (a broken one raises its
-    :class:`RecordError`, naming the deal, the action and the rule); a seat
+    :class:`~mushka.errors.RecordError`, naming the deal, the action and the rule); a seat
     that is not at the table raises :class:`ReviewError`.  ``workers``
     processes share the decisions (0: one per core, at most 2 on a small
     machine); the result does not depend on their number.  ``lang`` is the
@@ -341,5 +341,5 @@ add_texts({
                                 "уровень {level!r} не ведёт перебор и не может оценить ходы"),
 })
 
-__all__ = ["EXPERT", "WORLDS", "Decision", "RecordError", "Review", "ReviewError", "action_words",
+__all__ = ["EXPERT", "WORLDS", "Decision", "Review", "ReviewError", "action_words",
            "decision_seed", "expert_bot", "expert_choice", "measure", "position", "review"]
