@@ -238,7 +238,9 @@ def test_the_others_sit_round_the_felt_and_the_last_trick_stays_in_sight(open_pa
     for _ in range(40):
         state = wait_for_turn_or_end(page)
         assert state["over"] == "false"
-        if state["phase"] == "play" and int(state["tricks"]) >= 1 and page.locator("[data-testid=trick-card]").count():
+        # A trick under way (not the last one still shown), after the first.
+        if (state["phase"] == "play" and int(state["tricks"]) >= 1
+                and page.locator(".trick.ring:not(.done) [data-testid=trick-card]").count()):
             break
         act_once(page, rng, exchange=False)
     else:

@@ -30,9 +30,15 @@ export const feltMethods = {
   opponents(deal) {
     const row = this.otherSeats();
     const side = seatSides(row.length);
+    const round = roundFelt();
+    // On a wide felt the turned-up card and the talon lie at the dealer's place.
+    const seatAndPile = (s) => (round && s === deal.dealer ? [this.seatBox(deal, s), this.dealerPile(deal)]
+      : [this.seatBox(deal, s)]);
     const group = (name) => h("div", { class: `seats-${name}`, dataset: { side: name } },
-      row.filter((_, k) => side[k] === name).map((s) => this.seatBox(deal, s)));
-    return h("div", { class: "opponents" }, group("left"), group("top"), group("right"));
+      row.filter((_, k) => side[k] === name).map(seatAndPile));
+    const mine = round && !row.includes(deal.dealer)
+      ? h("div", { class: "seats-mine", dataset: { side: "mine" } }, this.dealerPile(deal)) : null;
+    return h("div", { class: "opponents" }, group("left"), group("top"), group("right"), mine);
   },
 
   seatFacts(deal, s) {
@@ -77,7 +83,8 @@ export const feltMethods = {
       open.map((c) => cardElement(c, { classes: "small" }))) : null);
   },
 
-  centre(deal) {
+  /** The dealer's things: the turned-up card (classic, mistigri) and the talon. */
+  dealerBoxes(deal) {
     const boxes = [];
     if (deal.turnup) {
       const label = deal.turnup_taken ? t("turnup_taken") : t("turnup");
@@ -85,23 +92,40 @@ export const feltMethods = {
         h("span", { class: "label", text: label }),
         cardElement(deal.turnup, { extraLabel: label, classes: deal.turnup_taken ? "small" : "" }),
         h("span", { class: "label", text: t("trump_is", { suit: `${suitSymbol(deal.trump)} ${suitName(deal.trump)}` }) })));
-    } else if (deal.variant === "kopilka") {
-      boxes.push(h("div", { class: "centre-box", dataset: { testid: "pot" } },
-        h("span", { class: "label", text: t("pot") }),
-        h("strong", { text: String(this.view.pot) }),
-        h("span", { class: "label", text: t("no_trumps") })));
     }
     boxes.push(h("div", { class: "centre-box", dataset: { anim: "talon" } },
       h("span", { class: "label", text: t("talon") }),
       backElement(t("talon_n", { n: deal.talon_size })),
       h("span", { class: "label", dataset: { testid: "talon" }, text: String(deal.talon_size) })));
+    return boxes;
+  },
+
+  /** What belongs to the whole table: kopilka's pot and the suit the leader may not lead. */
+  tableBoxes(deal) {
+    const boxes = [];
+    if (!deal.turnup && deal.variant === "kopilka") {
+      boxes.push(h("div", { class: "centre-box", dataset: { testid: "pot" } },
+        h("span", { class: "label", text: t("pot") }),
+        h("strong", { text: String(this.view.pot) }),
+        h("span", { class: "label", text: t("no_trumps") })));
+    }
     if (deal.banned_suit && !this.view.result && deal.phase === "play") {
       boxes.push(h("div", { class: "centre-box" }, h("span", { class: "label",
         text: t("banned_suit", { suit: `${suitSymbol(deal.banned_suit)} ${suitName(deal.banned_suit)}` }) })));
     }
-    // The trump and the talon beside the trick, as on a card table; the key facts below.
-    return h("div", { class: "centre" }, h("div", { class: "pile" }, ...boxes), this.trickBox(deal),
-      this.factsBox(deal));
+    return boxes;
+  },
+
+  /** The turned-up card and the talon at the dealer's place (a wide felt), as on a card table. */
+  dealerPile(deal) {
+    return h("div", { class: "pile dealer-pile", dataset: { testid: "dealer-pile" } }, ...this.dealerBoxes(deal));
+  },
+
+  centre(deal) {
+    // A wide felt puts the dealer's things at his place (opponents()); a narrow one beside the trick.
+    const boxes = roundFelt() ? this.tableBoxes(deal) : [...this.dealerBoxes(deal), ...this.tableBoxes(deal)];
+    return h("div", { class: `centre${boxes.length ? "" : " solo"}` },
+      boxes.length ? h("div", { class: "pile" }, ...boxes) : null, this.trickBox(deal), this.factsBox(deal));
   },
 
   /** The game's key facts: the privileged card and its rule, the rank order, a banned lead. */
