@@ -2,7 +2,7 @@
 served by its owner only (the others send the client there), a dead owner's tables are taken
 over from the journal, and what a client saw is never lost.  In one process here (two apps on
 one SQLite file, as ``mushka serve --join`` runs them); the real processes behind HAProxy and
-PostgreSQL are in test_cluster.py."""
+PostgreSQL are in test_server_cluster.py."""
 
 from __future__ import annotations
 

@@ -3,9 +3,13 @@ the bot that stands in for an absent player, restarts and the protocol's limits.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serverkit import Msg, Player, create, running
@@ -193,25 +197,61 @@ def test_a_spectator_sees_no_hidden_card_and_cannot_act(client: TestClient) -> N
     me.close()
 
 
+def playing_until(player: Player, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Receive until ``predicate`` holds, playing ``player``'s seat whenever it is to act."""
+    for _ in range(100_000):
+        message = player.recv()
+        if predicate(message):
+            return message
+        if message["type"] in ("state", "update") and player.my_turn():
+            assert player.view is not None
+            player.act(player.view["deal"]["legal"][0])
+    raise AssertionError("the expected message never came")
+
+
+def pump(player: Player) -> None:
+    """Read what waits for ``player`` and play its seat if it is to act."""
+    with contextlib.suppress(TimeoutError):
+        while True:
+            player.recv(timeout=0.05)
+    if player.my_turn():
+        assert player.view is not None
+        player.act(player.view["deal"]["legal"][0])
+
+
+def turn_beside(player: Player, other: Player) -> Msg:
+    """Wait for ``player``'s turn while ``other`` plays his seat; ``player``'s view then."""
+    deadline = time.monotonic() + 60
+    while not player.my_turn():
+        assert time.monotonic() < deadline, "the player's turn never came"
+        pump(other)
+        with contextlib.suppress(TimeoutError):
+            player.recv(timeout=0.2)
+    assert player.view is not None
+    return player.view
+
+
 def test_a_bot_plays_for_an_absent_player_and_hands_the_seat_back(tmp_path: Path) -> None:
+    # Another person stays at the table: the game goes on for him, a bot in the absent seat.
     with running(tmp_path, grace=0.2, bot_delay=0.02) as client:
-        table_id, (token,) = table_of(client, ["me", "bot:random", "bot:random"], variant="classic",
-                                      start=True, options={"initial_record": 200})
-        watcher = Player(client, table_id)
+        table_id, (token, friend) = table_of(client, ["me", "me", "bot:random"], variant="classic",
+                                             start=True, options={"initial_record": 200})
+        watcher = Player(client, table_id, friend)
         me = Player(client, table_id, token)
-        me.wait_turn()
+        turn_beside(me, watcher)
         me.close()
-        stood_in = watcher.until(lambda m: m["type"] == "presence" and m["seats"][0]["substitute"])
+        stood_in = playing_until(watcher, lambda m: m["type"] == "presence" and m["seats"][0]["substitute"])
         assert stood_in["seats"][0]["connected"] is False
-        acted = watcher.until(lambda m: m["type"] == "update" and m["seat"] == 0)
+        acted = playing_until(watcher, lambda m: m["type"] == "update" and m["seat"] == 0)
         assert acted["events"], "the substitute bot acted for seat 0"
         back = Player(client, table_id, token)
         assert back.state["table"]["seats"][0]["substitute"] is False
-        view = back.wait_turn()
+        returned = playing_until(watcher, lambda m: m["type"] == "presence" and m["seats"][0]["connected"])
+        view = turn_beside(back, watcher)
+        assert view is not None
         back.act(view["deal"]["legal"][0])
         update = back.until(lambda m: m["type"] == "update" and m["seat"] == 0)
         assert update["events"][0]["data"].get("seat") == 0
-        returned = watcher.until(lambda m: m["type"] == "presence" and m["seats"][0]["connected"])
         assert returned["seats"][0]["substitute"] is False
         back.close()
         watcher.close()

@@ -285,13 +285,24 @@ def test_a_finished_game_moves_the_board_and_a_restart_rebuilds_it(tmp_path: Pat
         places = sorted({(0 if result["winner"] == s else 1, -money[s]) for s in range(3)})
         ranks = [float(places.index((0 if result["winner"] == s else 1, -money[s])) + 1) for s in range(3)]
         model = PlackettLuce()
-        expected = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)[0][0]
-        assert you["mu"] == pytest.approx(expected.mu, abs=0.01)
+        # The two bots are one level: it takes the mean of its two seats' updates.
+        rated = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
+        expected = rated[0][0]
+        # Shown on the familiar scale: 1500 for a newcomer, 48 points per unit of μ.
+        shown = round(1500 + (expected.mu - 25) * 48)
+        assert you["rating"] == shown and you["ratings"]["classic"] == {"rating": shown, "games": 1,
+                                                                         "provisional": True}
+        assert you["provisional"] is True and you["variant_games"] == 1 and you["forfeits"] == 0
+        assert bot["rating"] == round(1500 + ((rated[1][0].mu + rated[2][0].mu) / 2 - 25) * 48)
         # A winner rises, a player alone in last place falls (a middle place can go either way).
         if result["winner"] == 0:
-            assert you["mu"] > 25
+            assert you["rating"] > 1500
         elif ranks[0] == max(ranks) and ranks.count(ranks[0]) == 1:
-            assert you["mu"] < 25
+            assert you["rating"] < 1500
+        # The other variants' boards do not list a game of classic.
+        assert client.get("/api/ratings", params={"variant": "kopilka"}).json()["players"] == []
+        bad = client.get("/api/ratings", params={"variant": "poker"})
+        assert bad.status_code == 400 and bad.json()["error"]["rule"] == "P2"
     with running(tmp_path) as client:
         again = client.get("/api/ratings", params={"name": "ANNA"}).json()
         assert again["games"] == 1 and again["you"] == you

@@ -46,6 +46,7 @@ from mushka.server.guards import (
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
+from mushka.server.ratings import VARIANTS
 from mushka.server.seating import OwnedElsewhere
 from mushka.server.sqlstore import SqlStore
 from mushka.server.store import NodeStore
@@ -342,7 +343,10 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         # The board lives in memory (rebuilt from the stored games at the start): a cheap read.
         count = int_param(request, "limit", 20, 1, 200)
         name = (request.query_params.get("name") or "")[:64] or None
-        return json_reply(lobby().board(name, count))
+        variant = request.query_params.get("variant") or "classic"
+        if variant not in VARIANTS:
+            raise ProtocolError("bad_query", rule="P2", name="variant", problem=Problem("server.problem.variant"))
+        return json_reply(lobby().board(name, count, variant))
 
     async def table_socket(websocket: WebSocket) -> None:
         try:

@@ -265,6 +265,16 @@ class Replay(Message):
     """``GameResult.to_json``."""
 
 
+class VariantRating(Message):
+    """One player's rating in one variant, on the familiar scale (1500 for a newcomer)."""
+
+    rating: int
+    games: int
+    """Rated games of the variant."""
+    provisional: bool
+    """Fewer than ten rated games of the variant: the rating may still move a lot."""
+
+
 class PlayerStats(Message):
     """One player (a nickname) or one bot level in ``GET /api/ratings``, from the stored games."""
 
@@ -272,7 +282,10 @@ class PlayerStats(Message):
     """The nickname as last written (players), or the level's id (bots)."""
     bot: bool = False
     games: int
+    """Rated games, every variant (forfeits included)."""
     wins: int
+    forfeits: int = 0
+    """Games left before their end and not come back to within the grace time: lost by forfeit."""
     classic_games: int = 0
     classic_record: float | None = None
     """Classic Мушка: the average record at the end of a partie (C20; lower is better)."""
@@ -284,23 +297,28 @@ class PlayerStats(Message):
     """Kopilka: the money won (or lost, negative) over every session, the pot included (K23)."""
     money: int = 0
     """Money over every game of every variant."""
-    mu: float
-    sigma: float
-    rating: float
-    """The conservative rating μ − 3σ (openskill, Plackett-Luce), what the board is sorted by."""
+    rating: int
+    """The rating in the board's variant (1500 for a newcomer; see docs/play.md, "Ratings")."""
+    provisional: bool = True
+    """That rating rests on fewer than ten games."""
+    variant_games: int = 0
+    """Rated games of the board's variant."""
+    ratings: dict[str, VariantRating] = Field(default_factory=dict)
+    """The rating in every variant played."""
     rank: int = 0
     """The place on the board, from 1 (0: not on it)."""
 
 
 class RatingsReply(Message):
-    """``GET /api/ratings?name=&limit=``: the leaderboard of people and of the bots by level."""
+    """``GET /api/ratings?variant=&name=&limit=``: the board of one variant, people and the bots by level."""
 
+    variant: str = "classic"
     players: list[PlayerStats]
     bots: list[PlayerStats]
     you: PlayerStats | None = None
     """The line of the nickname asked for (``name``), if it has played a rated game."""
     games: int
-    """Finished games counted."""
+    """Rated games counted, every variant."""
 
 
 class BotPool(Message):

@@ -159,7 +159,10 @@ class Connection:
         finally:
             self.lobby.sockets.give_back(self.address)
             if self.table is not None and self.greeted:
-                await self.table.detach(self)
+                # Shielded: a connection whose task is cancelled (the server stopping, a test
+                # client closing) must still be counted as gone, or its seat never goes away
+                # (no grace time, no bot, a table that waits for ever).
+                await asyncio.shield(self.table.detach(self))
             self.close(1000)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=5)

@@ -291,13 +291,13 @@ class Lobby:
     def _count_game(self, table: Table) -> None:
         """A game ended: its players' statistics and ratings move on."""
         game = table.game
-        if game is not None and game.result is not None:
-            self.ratings.add(table.id, table.rules.variant, [s.snapshot() for s in table.seats],
-                             game.result.to_json())
+        result = None if game is None or game.result is None else game.result.to_json()
+        self.ratings.add(table.id, table.rules.variant, [s.snapshot() for s in table.seats], result,
+                         table.game_rating())
 
-    def board(self, name: str | None, limit: int) -> RatingsReply:
-        """The leaderboard (``GET /api/ratings``)."""
-        return self.ratings.board(name, limit)
+    def board(self, name: str | None, limit: int, variant: str = "classic") -> RatingsReply:
+        """The leaderboard of ``variant`` (``GET /api/ratings``)."""
+        return self.ratings.board(name, limit, variant)
 
     # --- finding tables -----------------------------------------------------------------------
 

@@ -61,6 +61,15 @@ class Seat:
     timed_out: bool = False
     """P15: the substitute plays because the turn timer ran out (not because the player left)."""
     away: asyncio.Task[None] | None = None
+    own_moves: int = 0
+    """Moves the person made himself (not his substitute): one who leaves before a few of them
+    left at once, and the table is not rated (:mod:`mushka.server.ratings`)."""
+
+    @property
+    def gone(self) -> bool:
+        """A person whose seat a bot plays because he left and did not come back in time (not
+        because his turn timer ran out while he was there)."""
+        return self.kind == "human" and self.substitute and not self.timed_out
 
     def info(self) -> SeatInfo:
         """What everybody may see of this seat."""

@@ -74,6 +74,9 @@ class TableRow(Base):
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When a person first came to the table (null: nobody yet; after the grace time such a table
     counts as one of bots only, and ends)."""
+    rating: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """How the ended game counts for the ratings (JSON: rated, why not, forfeits; null: stored
+    before tables decided it)."""
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", cascade="all, delete-orphan", order_by="SeatRow.seat", lazy="select",
     )

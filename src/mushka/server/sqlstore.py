@@ -48,7 +48,7 @@ from mushka.server.sqlschema import (
     shown_url,
     upgrade,
 )
-from mushka.server.store import BROKEN, NodeInfo, Placement, Save, SeatSnapshot, SqliteSync, TableSnapshot
+from mushka.server.store import ABANDONED, BROKEN, NodeInfo, Placement, Save, SeatSnapshot, SqliteSync, TableSnapshot
 from mushka.server.texts import StorageError
 
 __all__ = [
@@ -93,6 +93,15 @@ _CHAT = Base.metadata.tables["mushka_chat"]
 _DROP_OLD_CHAT = delete(_CHAT).where(and_(_CHAT.c.table_id == bindparam("t_id"),
                                           _CHAT.c.number <= bindparam("c_below", type_=Integer)))
 _SET_NEXT = update(_TABLES).where(_TABLES.c.id == bindparam("t_id")).values(next_id=bindparam("t_next"))
+# The games the ratings read: finished with a record, or ended by a forfeit (no record).
+_ENDED = or_(and_(_TABLES.c.status == "over", _TABLES.c.record.is_not(None)),
+             and_(_TABLES.c.status == ABANDONED, _TABLES.c.rating.is_not(None)))
+_SET_RATING = (
+    update(_TABLES).where(_TABLES.c.id == bindparam("t_id"))
+    .values(rating=bindparam("t_rating"),
+            # A game a forfeit ended has no record: it ends here (the ratings read by this time).
+            finished_at=func.coalesce(_TABLES.c.finished_at, bindparam("t_ended", type_=DateTime(timezone=True))))
+)
 _SET_JOINED = (update(_TABLES).where(and_(_TABLES.c.id == bindparam("t_id"), _TABLES.c.joined_at.is_(None)))
                .values(joined_at=bindparam("t_joined", type_=DateTime(timezone=True))))
 
@@ -301,16 +310,14 @@ class SqlStore:
     def finished_records(self, limit: int, offset: int) -> list[TableSnapshot]:
         """Finished games with their records, oldest first (the ratings are rebuilt from them)."""
         with self.engine.connect() as conn:
-            found, broken = _load(conn, and_(_TABLES.c.status == "over", _TABLES.c.record.is_not(None)),
-                                  with_deals=False, oldest=True, limit=limit, offset=offset)
+            found, broken = _load(conn, _ENDED, with_deals=False, oldest=True, limit=limit, offset=offset)
         self._set_aside(broken)
         return found
 
     def finished_since(self, moment: datetime, limit: int) -> list[TableSnapshot]:
         """Games finished at ``moment`` or later, with their records, oldest first."""
         with self.engine.connect() as conn:
-            found, broken = _load(conn, and_(_TABLES.c.status == "over", _TABLES.c.record.is_not(None),
-                                             _TABLES.c.finished_at >= moment),
+            found, broken = _load(conn, and_(_ENDED, _TABLES.c.finished_at >= moment),
                                   with_deals=False, oldest=True, limit=limit)
         self._set_aside(broken)
         return found
@@ -407,6 +414,7 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
     chat_tail: dict[str, int] = {}
     nexts: list[dict[str, object]] = []
     joined: list[dict[str, object]] = []
+    rated: list[dict[str, object]] = []
     for save in saves:
         tid = save.table_id
         if save.new is not None:
@@ -436,6 +444,9 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
             nexts.append({"t_id": tid, "t_next": save.next_id})
         if save.joined is not None:
             joined.append({"t_id": tid, "t_joined": save.joined})
+        if save.rating is not None:
+            ended = save.finished or (now if save.status in ("over", ABANDONED) else None)
+            rated.append({"t_id": tid, "t_rating": save.rating, "t_ended": ended})
     if latest:
         conn.execute(_UPDATE_TABLE, [
             {"t_id": s.table_id, "t_status": s.status, "t_version": s.version, "t_ply": s.ply,
@@ -446,6 +457,8 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
         conn.execute(_SET_NEXT, nexts)
     if joined:
         conn.execute(_SET_JOINED, joined)
+    if rated:
+        conn.execute(_SET_RATING, rated)
     if seats:
         conn.execute(_UPDATE_SEAT, [
             {"t_id": tid, "s_seat": s.seat, "s_kind": s.kind, "s_name": s.name, "s_bot": s.bot,
@@ -596,5 +609,5 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
         finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
         deals=_merged_deals(row["id"], deals, moves), turn_seconds=row.get("turn_seconds") or 0,
         next_id=row.get("next_id"), address=row.get("address"), joined=_utc(row.get("joined_at")),
-        chat=tuple(chat), changed_ms=changed,
+        chat=tuple(chat), rating=row.get("rating"), changed_ms=changed,
     )

@@ -26,6 +26,7 @@ SQL is portable: plain types, JSON kept as text, no dialect-specific upserts.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,6 +43,43 @@ no game to record, never listed among the finished games."""
 SqliteSync = Literal["normal", "full"]
 """SQLite's ``synchronous`` setting: ``normal`` survives a crash of the server
 process; ``full`` also survives a crash of the machine, at a cost per commit."""
+
+
+RATING_WHY: Final = ("bots_only", "tutorial", "left_at_once")
+"""Why a game is not rated (:class:`GameRating`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """Whether an ended game counts for the ratings, decided by its table (stored with it).
+
+    Not rated: a table of bots only, a tutorial, a table a person left at once.  Rated, with
+    ``forfeit`` naming the seats whose person left and did not come back within the grace
+    time: they lose by forfeit (see :mod:`mushka.server.ratings`)."""
+
+    rated: bool
+    why: str | None = None
+    """One of :data:`RATING_WHY` when not rated."""
+    forfeit: tuple[int, ...] = ()
+
+    def dumps(self) -> str:
+        """As stored: compact JSON."""
+        return json.dumps({"rated": self.rated, "why": self.why, "forfeit": list(self.forfeit)},
+                          separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, text: str) -> GameRating:
+        """Back from :meth:`dumps` (raises ``ValueError`` on anything else)."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("rated"), bool):
+            raise ValueError(f"not a game's rating: {text[:80]!r}")
+        why = data.get("why")
+        forfeit = data.get("forfeit") or []
+        if why is not None and why not in RATING_WHY:
+            raise ValueError(f"unknown reason a game is not rated: {why!r}")
+        if not isinstance(forfeit, list) or not all(isinstance(s, int) and 0 <= s < 16 for s in forfeit):
+            raise ValueError(f"bad forfeits: {forfeit!r}")
+        return cls(rated=data["rated"], why=why, forfeit=tuple(forfeit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +132,9 @@ class TableSnapshot:
     """When a person first came to the table (None: nobody yet)."""
     chat: tuple[tuple[int, str], ...] = ()
     """P16: the recent chat lines (number, the line as JSON text), oldest first."""
+    rating: str | None = None
+    """How the ended game counts for the ratings (:meth:`GameRating.dumps`; None: stored before
+    tables decided it)."""
     changed_ms: int = field(default=0, compare=False)
     """When the table's last change was stored (ms since 1970, UTC): a turn timer resumed
     after a failover counts the time since then."""
@@ -185,13 +226,16 @@ class Save:
     """Written when not ``None``: the rematch's table."""
     joined: datetime | None = None
     """Written when not ``None``: when a person first came to the table."""
+    rating: str | None = None
+    """Written when not ``None``: how the ended game counts for the ratings (:class:`GameRating`)."""
 
     @property
     def moves_only(self) -> bool:
         """Whether this save only appends to the journal (or the chat): the table's row stays."""
         return bool(self.moves or self.chat) and not (
             self.deals or self.seats or self.settled or self.full or self.record is not None
-            or self.new is not None or self.next_id is not None or self.joined is not None)
+            or self.new is not None or self.next_id is not None or self.joined is not None
+            or self.rating is not None)
 
 
 class TableStore(Protocol):
@@ -232,7 +276,8 @@ class TableStore(Protocol):
         ...
 
     def finished_records(self, limit: int, offset: int) -> list[TableSnapshot]:
-        """Finished games with their records, oldest first (the ratings are rebuilt from them)."""
+        """Ended games with their records (and those a forfeit ended, with their rating), oldest
+        first: the ratings are rebuilt from them."""
         ...
 
     def ping(self) -> bool:
@@ -304,5 +349,5 @@ class NodeStore(TableStore, Protocol):
         ...
 
     def finished_since(self, moment: datetime, limit: int) -> list[TableSnapshot]:
-        """Games finished at ``moment`` or later, with their records, oldest first."""
+        """Games ended at ``moment`` or later, as :meth:`finished_records` gives them."""
         ...

@@ -53,7 +53,7 @@ from mushka.server.protocol import (
     TableStatus,
 )
 from mushka.server.seating import LANGS, Client, Scripted, Seat, now, seat_kind
-from mushka.server.store import ABANDONED, Save, TableSnapshot, TableStore
+from mushka.server.store import ABANDONED, GameRating, Save, TableSnapshot, TableStore
 from mushka.server.tableconnections import TableConnections
 from mushka.server.tablelobby import Build
 from mushka.server.tablesave import deal_json
@@ -168,6 +168,8 @@ class Table(TableConnections):
         """When the last change of a table taken over from storage was stored (the turn timer
         resumes with the time that was left then)."""
         self._unjoined: asyncio.Task[None] | None = None
+        self.unrated: str | None = None
+        """Why the table's game will not be rated whatever happens (``tutorial``), if so."""
 
     # --- building ----------------------------------------------------------------------
 
@@ -204,6 +206,16 @@ class Table(TableConnections):
             # rows that the journal's moves belong to.
             table._unsaved = True
         table.next, table.address, table.joined = snap.next_id, snap.address, snap.joined
+        if snap.rating is not None:
+            stored = GameRating.loads(snap.rating)
+            table.unrated = None if stored.rated else stored.why
+        if game is not None:
+            # Who made which move is not stored: a person brought back is taken to have made
+            # his share of the moves so far (what matters is only whether he left at once).
+            share = table.ply // max(1, len(seats))
+            for seat in table.seats:
+                if seat.kind == "human":
+                    seat.own_moves = share
         table._resumed_ms = snap.changed_ms
         table.social.chat.restore(snap.chat)
         return table
@@ -388,6 +400,7 @@ class Table(TableConnections):
             except IllegalActionError as exc:
                 # Told to the player in words: his action, the reason, whose turn it is by name.
                 raise refusal(exc, self.names_by_lang()) from None
+            seat.own_moves += 1
 
     async def _apply(self, seat: int, action: Action) -> None:
         """Apply one action (the lock is held); raises, changing nothing, if it is illegal."""

@@ -123,6 +123,12 @@ class TableConnections(TableSeats):
             seat.away = None
             if self.status == "playing" and seat.kind == "human" and seat.connections == 0:
                 seat.substitute, seat.timed_out = True, False
+                if not any(s.kind == "human" and not s.gone for s in self.seats):
+                    # Nobody is left to play for: the table ends rather than bots playing a
+                    # game out for nobody; a person who had played loses it by forfeit.
+                    log.info("table %s: its only person left; it ends", self.id)
+                    await self.end_unplayed(self.game_rating())
+                    return
                 log.info("table %s: a bot plays for absent seat %d", self.id, seat.index)
                 self._presence()
                 self._wake.set()

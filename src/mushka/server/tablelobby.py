@@ -20,7 +20,7 @@ from mushka.rules import Rules
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import Lang, Moved, Welcome
 from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token, now
-from mushka.server.store import ABANDONED
+from mushka.server.store import ABANDONED, GameRating
 from mushka.server.tablesave import HasWriter, TableStorage
 from mushka.server.texts import ProtocolError
 
@@ -68,6 +68,9 @@ class TableSeats(TableStorage):
     def _presence(self) -> None:
         raise NotImplementedError
 
+    def _game_over(self) -> None:
+        raise NotImplementedError
+
     async def _start(self, fill: str | None) -> None:
         raise NotImplementedError
 
@@ -107,14 +110,28 @@ class TableSeats(TableStorage):
         async with self.lock:
             if self.status != "playing" or self.joined is not None or self._closed:
                 return
-            self.status = "over"
-            self.finished = now()
-            self.version += 1
             log.info("table %s: nobody came within %.0f s; it ends", self.id, self.config.grace)
-            await self._store(replace(self._table_save(), status=ABANDONED))
-            self._broadcast(self._table_message())
-            self.announced = self.version
-            self._wake.set()
+            await self.end_unplayed(None)
+
+    async def end_unplayed(self, rating: GameRating | None) -> None:
+        """End the table before its game ended (the lock is held): nobody came, or the only
+        person left.  Stored as abandoned (no record, not among the finished games) with how
+        the ratings count it (a forfeit), if at all."""
+        self.status = "over"
+        self.finished = now()
+        self.version += 1
+        for seat in self.seats:
+            if seat.away is not None and seat.away is not asyncio.current_task():
+                seat.away.cancel()
+            seat.away = None
+        save = replace(self._table_save(), status=ABANDONED, finished=self.finished,
+                       rating=None if rating is None else rating.dumps())
+        await self._store(save)
+        self._broadcast(self._table_message())
+        self.announced = self.version
+        self._wake.set()
+        if rating is not None and rating.rated:
+            self._game_over()
 
     async def hand_over(self, node: str | None) -> None:
         """Another process owns the table now: stop, and send every connection there (``moved``,

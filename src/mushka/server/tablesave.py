@@ -21,8 +21,9 @@ from mushka.i18n import tr
 from mushka.match import Game
 from mushka.records import DealRecord, record_of_game
 from mushka.server.protocol import Error, TableStatus
+from mushka.server.ratings import MIN_OWN_MOVES
 from mushka.server.seating import LANGS, Client, Seat
-from mushka.server.store import Move, Save
+from mushka.server.store import GameRating, Move, Save
 from mushka.server.texts import ProtocolError
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
@@ -70,6 +71,7 @@ class TableStorage:
     stalled: bool
     _unsaved: bool
     _closed: bool
+    unrated: str | None
 
     def record_text(self) -> str:
         """The whole game record as JSON text (with the result once the game is over)."""
@@ -95,13 +97,28 @@ class TableStorage:
             first_dealer=None if game is None else game.first_dealer,
             seats=tuple(s.snapshot() for s in self.seats) if seats else ()))
 
+    def game_rating(self) -> GameRating:
+        """How the game counts for the ratings, as things stand (see :mod:`mushka.server.ratings`)."""
+        if self.unrated is not None:
+            return GameRating(rated=False, why=self.unrated)
+        people = [s for s in self.seats if s.kind == "human"]
+        if not people:
+            return GameRating(rated=False, why="bots_only")
+        gone = [s for s in people if s.gone]
+        if any(s.own_moves < MIN_OWN_MOVES for s in gone):
+            return GameRating(rated=False, why="left_at_once")
+        return GameRating(rated=True, forfeit=tuple(s.index for s in gone))
+
     def _with_end(self, save: Save) -> Save:
-        """``save`` with the game record and the winner, once the table is over."""
+        """``save`` with the game record, the winner and how it is rated, once the table is over."""
         game = self.game
+        if self.unrated is not None:
+            # A table never rated (a tutorial) says so in every save: every process knows.
+            save = replace(save, rating=GameRating(rated=False, why=self.unrated).dumps())
         if game is None or game.result is None or self.status != "over":
             return save
         return replace(save, record=self.record_text(), winner=game.result.winner, finished=self.finished,
-                       names=tuple(self.seat_names()))
+                       names=tuple(self.seat_names()), rating=self.game_rating().dumps())
 
     def _full_save(self) -> Save:
         """Everything: every deal's row with all its actions so far; the journal starts afresh."""

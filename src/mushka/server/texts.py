@@ -289,6 +289,7 @@ add_texts({
     "server.problem.number": ("expected a whole number from {low} to {high}",
                               "нужно целое число от {low} до {high}"),
     "server.problem.status": ("expected waiting, playing or over", "нужно waiting, playing или over"),
+    "server.problem.variant": ("expected classic, mistigri or kopilka", "нужно classic, mistigri или kopilka"),
     # --- the database URL (StorageError) -------------------------------------------------
     "server.store.bad_url": (
         "{url!r} is not a database URL; give sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DATABASE",

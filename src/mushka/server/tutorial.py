@@ -117,6 +117,7 @@ async def start_tutorial(lobby: Lobby, request: CreateTutorial, lang: str, addre
         name=request.name, start=False, listed=False, lang=request.lang), lang, address)
     table = lobby.tables[reply.table.id]
     table.plan = (DEALER, tutorial_deck(rules))
+    table.unrated = "tutorial"  # a lesson, not a game: never rated (stored with its first save)
     for seat, script in BOT_SCRIPTS.items():
         table.scripted[seat] = ScriptBot(script)
     await table.start_now()
