@@ -16,13 +16,16 @@ throwaway PostgreSQL cluster, ``--nodes`` server processes and HAProxy with the 
 ``failover``
     ``--tables`` tables, each with a person's seat played by a client through the proxy
     (and bots in the other seats), while every ``--every`` seconds the process that owns
-    the most tables is killed (``kill -9``) and started again.  For each table the killed
+    the most tables is killed (``kill -9``) and started again.  With ``--how stop`` it is
+    stopped (SIGSTOP) instead, as a machine that went silent: only its leases' expiry
+    tells the others, so this measures failover between machines.  For each table the killed
     process owned: the seconds from the kill to its next stored move.  Over the whole run:
     the versions any client saw go back or lost across a reconnection (must be 0), and
     whether every stored game replays.
 
     python bench/cluster_serve.py load --nodes 3 --steps 150,300,450,600 --duration 20
     python bench/cluster_serve.py failover --kills 20 --tables 90 --json failover.json
+    python bench/cluster_serve.py failover --how stop --kills 20 --tables 90
 
 Not part of the test suite; it prints a table (and ``--json`` writes one).  The machine's
 load average is printed beside every figure: other work takes CPU from both sides.
@@ -174,7 +177,12 @@ async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:
             its = [t for t, n in owned.items() if n == victim]
             before = await asyncio.to_thread(versions, made, its)
             killed = time.monotonic()
-            await asyncio.to_thread(made.node(victim).kill)
+            if args.how == "kill":
+                await asyncio.to_thread(made.node(victim).kill)
+            else:
+                # A machine gone silent: the process keeps its id and its sockets, so only the
+                # expiry of its leases tells the others (as for a process on another machine).
+                await asyncio.to_thread(made.node(victim).pause)
             waiting = dict(before)
             took: dict[str, float] = {}
             while waiting and time.monotonic() - killed < 60:
@@ -193,6 +201,8 @@ async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:
                    "load_avg_1m": round(os.getloadavg()[0], 2)}
             kills.append(row)
             print(json.dumps(row), flush=True)
+            if args.how == "stop":
+                await asyncio.to_thread(made.node(victim).kill)
             await asyncio.to_thread(made.node(victim).restart)
             await asyncio.sleep(args.every)
     finally:
@@ -216,7 +226,7 @@ async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:
         "versions_gone_back": backwards, "versions_lost_on_reconnect": lost,
         "reconnections": sum(len(c.reconnects) for c in seat_clients),
         "quarantined": broken, "games_not_replaying": len(problems),
-        "actions": sum(c.acted for c in seat_clients), "lease_s": args.lease,
+        "actions": sum(c.acted for c in seat_clients), "lease_s": args.lease, "how": args.how,
     }
     print(json.dumps(summary), flush=True)
     return {"kills": kills, "summary": summary}
@@ -241,6 +251,10 @@ def main() -> None:
     parser.add_argument("--no-deflate", action="store_true")
     # failover
     parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--how", choices=("kill", "stop"), default="kill",
+                        help="kill: kill -9 (this machine's nodes see its process id gone); stop: SIGSTOP, "
+                             "then kill -9 once its tables moved (only the leases' expiry tells, as for a "
+                             "machine that went down)")
     parser.add_argument("--every", type=float, default=8.0, help="seconds of play between two kills")
     parser.add_argument("--tables", type=int, default=90)
     parser.add_argument("--think", type=float, default=0.5, help="seconds the person's client takes a move")
