@@ -6,6 +6,7 @@ leaderboard counts a finished game."""
 from __future__ import annotations
 
 import json
+import re
 import os
 from pathlib import Path
 from typing import Any
@@ -246,8 +247,21 @@ def test_the_lobby_leaderboard_counts_a_finished_game(open_page, live_server, pa
     expect(mine).to_contain_text(name)
     expect(mine).to_contain_text(str(result["records"][0]))
     expect(page.locator("[data-testid=board-bots]")).to_contain_text("Plays at random")
+    # On the familiar scale, marked provisional after one game; no μ or σ in sight.
+    expect(you).to_contain_text("provisional")
+    rating = mine.locator("td").nth(2).inner_text()
+    assert re.fullmatch(r"\d{3,4}\?", rating), rating
+    assert "μ" not in board.inner_text() and "σ" not in board.inner_text()
+    # One rating per variant: the kopilka board does not list a game of classic.
+    page.locator("[data-key=board-kopilka]").click()
+    expect(page.locator("[data-key=board-kopilka]")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-testid=board-players] tr.you")).to_have_count(0)
+    expect(page.locator("[data-testid=leaderboard]")).to_contain_text(f"{name} has no rated game of this variant yet")
+    page.locator("[data-key=board-classic]").click()
+    expect(page.locator("[data-testid=board-players] tr.you")).to_contain_text(name)
     page.locator(".lang-btn[data-lang=ru]").click()
     expect(page.locator("[data-testid=board-you]")).to_contain_text(f"Вы ({name})")
+    expect(page.locator("[data-key=board-kopilka]")).to_have_text("Копилка")
     assert not page_errors
 
 

@@ -97,8 +97,8 @@ export function getRules(id) {
   return call("GET", `api/tables/${encodeURIComponent(id)}/rules`);
 }
 
-/** GET /api/ratings: the leaderboard, and the line of nickname `name` if given. */
-export function ratings(name, limit = 10) {
+/** GET /api/ratings: the leaderboard of `variant`, and the line of nickname `name` if given. */
+export function ratings(name, limit = 10, variant = "classic") {
   const who = name ? `&name=${encodeURIComponent(name)}` : "";
-  return call("GET", `api/ratings?limit=${limit}${who}`);
+  return call("GET", `api/ratings?variant=${encodeURIComponent(variant)}&limit=${limit}${who}`);
 }

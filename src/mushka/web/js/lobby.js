@@ -38,6 +38,7 @@ export class LobbyPage {
     this.turnSeconds = null;
     this.board = null;
     this.boardError = null;
+    this.boardVariant = "classic";
     onLangChange(() => this.render());
   }
 
@@ -73,12 +74,25 @@ export class LobbyPage {
     } catch (err) {
       this.listError = err.message;
     }
+    await this.loadBoard();
+    this.render();
+  }
+
+  async loadBoard() {
     try {
-      this.board = await ratings(savedName().trim() || null);
+      this.board = await ratings(savedName().trim() || null, 10, this.boardVariant);
       this.boardError = null;
     } catch (err) {
       this.boardError = err.message;
     }
+  }
+
+  /** Show the board of another variant (one rating per variant). */
+  async showBoard(variant) {
+    this.boardVariant = variant;
+    this.board = null;
+    this.render();
+    await this.loadBoard();
     this.render();
   }
 
@@ -91,7 +105,8 @@ export class LobbyPage {
       h("h1", { class: "sr-only", text: t("lobby_title") }),
       h("div", { class: "lobby-grid" },
         this.newGameForm(),
-        h("div", { class: "lobby-lists" }, this.tableLists(), leaderboard(this.board, this.boardError, savedName().trim())))));
+        h("div", { class: "lobby-lists" }, this.tableLists(), leaderboard(this.board, this.boardError, savedName().trim(),
+          { variant: this.boardVariant, choose: (v) => this.showBoard(v) })))));
   }
 
   // --- the new game form ---

@@ -1,7 +1,9 @@
-// The lobby's leaderboard (GET /api/ratings): people by nickname and the bots
-// by level, with games, wins, the average record of classic and mistigri
-// parties, kopilka money and the rating (openskill, μ − 3σ; docs/play.md).
-// The player's own line is shown apart when he is not among the best.
+// The lobby's leaderboard (GET /api/ratings?variant=): one board per variant,
+// people by nickname and the bots by level, with games, wins, the average
+// record of classic and mistigri parties, kopilka money and the variant's
+// rating (1500 for a newcomer; "?" while it rests on fewer than ten games;
+// docs/play.md, "Statistics and ratings").  The player's own line is shown
+// apart when he is not among the best.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -11,11 +13,18 @@ function cell(text, cls = "num") {
   return h("td", { class: cls, text: text === null || text === undefined ? "—" : String(text) });
 }
 
+/** A rating as shown: "1543", or "1543?" while it is provisional (its title says so). */
+function ratingCell(line) {
+  const td = cell(line.provisional ? `${line.rating}?` : line.rating);
+  if (line.provisional) td.title = t("board_provisional");
+  return td;
+}
+
 function row(line, you) {
   const name = line.bot ? botChoice(line.name) : line.name;
   return h("tr", { class: you ? "you" : "", dataset: { testid: line.bot ? "bot-line" : you ? "my-line" : "player-line" } },
     // The rating first after the name: on a narrow screen the board scrolls, and it must stay in view.
-    cell(line.rank || "—"), cell(name, "name"), cell(line.rating.toFixed(1)), cell(line.games), cell(line.wins),
+    cell(line.rank || "—"), cell(name, "name"), ratingCell(line), cell(line.variant_games), cell(line.wins),
     cell(line.classic_record), cell(line.mistigri_record),
     cell(line.kopilka_games ? signed(line.kopilka_money) : null));
 }
@@ -29,15 +38,26 @@ function board(lines, me, testid) {
 }
 
 /** The leaderboard panel from a `RatingsReply` (or its loading or error state). */
-export function leaderboard(reply, error, me) {
+export function leaderboard(reply, error, me, { variant = "classic", choose = null } = {}) {
   const parts = [h("h2", { id: "board-title", text: t("board_title") })];
+  if (choose) {
+    // One rating per variant: a switch between the three boards.
+    parts.push(h("div", { class: "board-variants", role: "group", "aria-label": t("board_variant") },
+      ["classic", "mistigri", "kopilka"].map((v) => h("button", {
+        type: "button", class: v === variant ? "chip on" : "chip", text: t(`board_variant_${v}`),
+        "aria-pressed": v === variant ? "true" : "false", dataset: { key: `board-${v}` },
+        onclick: () => choose(v),
+      }))));
+  }
   if (error) parts.push(h("p", { class: "error-text", text: error }));
   else if (!reply) parts.push(h("p", { class: "muted", text: t("loading") }));
   else {
-    const you = reply.you;
+    // The player's line on this variant's board (none before his first rated game of it).
+    const you = reply.you && reply.you.variant_games ? reply.you : null;
     if (you) {
       parts.push(h("p", { class: "board-you", dataset: { testid: "board-you" } },
-        t("board_you", { name: you.name, rank: you.rank, games: you.games, wins: you.wins, rating: you.rating.toFixed(1) })));
+        t(you.provisional ? "board_you_provisional" : "board_you", { name: you.name, rank: you.rank || "—",
+          games: you.variant_games, wins: you.wins, rating: you.rating, forfeits: you.forfeits })));
     } else if (me) {
       parts.push(h("p", { class: "muted", text: t("board_you_none", { name: me }) }));
     } else {
