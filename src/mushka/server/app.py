@@ -31,7 +31,15 @@ from starlette.websockets import WebSocket
 
 from mushka import __version__
 from mushka.errors import MushkaError
-from mushka.server.bodies import CreateTable, ErrorBody, ErrorReply, Health, JoinTable, TableList
+from mushka.server.bodies import (
+    CreateTable,
+    ErrorBody,
+    ErrorReply,
+    Health,
+    JoinTable,
+    QuickMatchRequest,
+    TableList,
+)
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
 from mushka.server.guards import (
@@ -296,6 +304,25 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
             return error_reply(exc, lang)
         return json_reply(reply, 201)
 
+    async def quick_match(request: Request) -> Response:
+        limit(request)
+        body = await read_body(request, QuickMatchRequest)
+        lang = request_lang(request, body.lang)
+        try:
+            reply = await lobby().quick.join(body, lang, client_address(request.scope))
+        except MushkaError as exc:
+            return error_reply(exc, lang)
+        return json_reply(reply, 201)
+
+    async def quick_match_ticket(request: Request) -> Response:
+        limit_reads(request)
+        return json_reply(await lobby().quick.status(request.path_params["ticket"][:64]))
+
+    async def quick_match_cancel(request: Request) -> Response:
+        if not await lobby().quick.cancel(request.path_params["ticket"][:64]):
+            raise ProtocolError("no_ticket", rule="P10")
+        return Response(status_code=204)
+
     async def create_tutorial(request: Request) -> Response:
         limit(request)
         body = await read_body(request, CreateTutorial)
@@ -362,6 +389,9 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         Route("/api/meta", guarded(meta), methods=["GET"]),
         Route("/api/tables", guarded(list_tables), methods=["GET"]),
         Route("/api/tables", guarded(create_table), methods=["POST"]),
+        Route("/api/quickmatch", guarded(quick_match), methods=["POST"]),
+        Route("/api/quickmatch/{ticket}", guarded(quick_match_ticket), methods=["GET"]),
+        Route("/api/quickmatch/{ticket}", guarded(quick_match_cancel), methods=["DELETE"]),
         Route("/api/tutorial", guarded(create_tutorial), methods=["POST"]),
         Route("/api/tables/{table_id}", guarded(get_table), methods=["GET"]),
         Route("/api/tables/{table_id}/join", guarded(join_table), methods=["POST"]),

@@ -66,6 +66,33 @@ class CreateTableReply(Message):
     """The node that owns the table."""
 
 
+class QuickMatchRequest(Message):
+    """``POST /api/quickmatch``: seat me with the people who ask for the same kind of table within
+    a few seconds, and bots of ``level`` on the other seats."""
+
+    variant: str = Field(default="classic", max_length=32)
+    players: int = Field(default=4, ge=1, le=16)
+    level: str | None = Field(default=None, max_length=32)
+    """The bots' level (an id of ``GET /api/meta``'s ``levels``); default: the server's default bot."""
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+    lang: Lang | None = None
+
+
+class QuickMatchTicket(Message):
+    """A place in the quick match's queue, or the seat it led to (``GET /api/quickmatch/{ticket}``)."""
+
+    ticket: str
+    status: Literal["waiting", "seated"]
+    wait: float = 0.0
+    """Seconds until the table is made, as things stand (people may still come sooner)."""
+    waiting: int = 1
+    """People who would sit at that table now, this one included."""
+    table: str | None = None
+    url: str | None = None
+    """Once seated: the path that brings the player to his seat (token in the fragment)."""
+    node: str | None = None
+
+
 class JoinTable(Message):
     """``POST /api/tables/{id}/join``: take an open seat (the first one unless ``seat``)."""
 

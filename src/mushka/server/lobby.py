@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Collection, Coroutine
+from collections.abc import Collection, Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -50,6 +50,7 @@ from mushka.server.guards import AddressCounter
 from mushka.server.listing import Listings
 from mushka.server.nodes import Membership, NodeSettings, default_node_name
 from mushka.server.protocol import Lang, SeatKind, TableInfo
+from mushka.server.quickmatch import QuickMatch
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
@@ -158,6 +159,8 @@ class Lobby:
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
         self._pinged = 0.0
         self._nodes: tuple[float, list[str]] | None = None
+        self.quick = QuickMatch(self)
+        """The lobby's quick match: strangers seated together (:mod:`mushka.server.quickmatch`)."""
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -173,9 +176,11 @@ class Lobby:
         loop = asyncio.get_running_loop()
         self._sweeper = loop.create_task(self._sweep())
         self._ratings_task = loop.create_task(self._follow_ratings())
+        self.quick.start()
 
     async def close(self) -> None:
         """Stop every table's tasks, store whatever is still queued, then give the leases up."""
+        await self.quick.close()
         for task in (self._sweeper, self._ratings_task):
             if task is not None:
                 task.cancel()
@@ -364,8 +369,11 @@ class Lobby:
 
     # --- making tables ---------------------------------------------------------------------------
 
-    async def create(self, request: CreateTable, lang: str, address: str = "?") -> CreateTableReply:
-        """P10: a new table as ``request`` asks (by ``address``), stored before it is announced."""
+    async def create(self, request: CreateTable, lang: str, address: str = "?",
+                     names: Sequence[str | None] | None = None) -> CreateTableReply:
+        """P10: a new table as ``request`` asks (by ``address``), stored before it is announced;
+        ``names`` names the ``me`` seats one by one (people seated together by the quick match),
+        else they all get the request's name."""
         if self.live >= self.config.max_tables:
             self.forget_idle()
             if self.live >= self.config.max_tables:
@@ -390,7 +398,8 @@ class Lobby:
             seat = Seat(index, kind, bot=bot)
             if entry.strip().lower() == "me":
                 token = new_token()
-                seat.name, seat.token_hash = name, hash_token(token)
+                own = name if names is None else clean_name(names[len(tokens)])
+                seat.name, seat.token_hash = own, hash_token(token)
                 tokens.append((index, token))
             seats.append(seat)
         if all(s.kind == "bot" for s in seats):

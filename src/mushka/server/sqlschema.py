@@ -189,6 +189,34 @@ class ChatRow(Base):
     """The line as JSON (channel, seat, names, phrase or text, time)."""
 
 
+class QueueRow(Base):
+    """A person waiting for a quick match (issue of the lobby's *Quick match*), or just seated.
+
+    Kept in the store, so that people who asked different processes are seated together;
+    a row is removed once its person has been told where to sit (or soon after)."""
+
+    __tablename__ = "mushka_queue"
+
+    ticket: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Random: only the person who asked knows it (it leads to his seat's token)."""
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(32))
+    """The bots' level this person chose for the seats no person takes."""
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lang: Mapped[str] = mapped_column(String(8))
+    address: Mapped[str] = mapped_column(String(64))
+    created_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    group_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """Set when a process took this person into a table being made."""
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    url: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    """The seat's address with its token, until the person picks it up (then the row goes)."""
+    node: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The process that owns the table made for him."""
+
+
 # --- database URLs --------------------------------------------------------------------------
 
 

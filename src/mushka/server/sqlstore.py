@@ -36,6 +36,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DatabaseError
 
 from mushka.server.sqlnodes import LeaseBook
+from mushka.server.sqlqueue import QueueBook
 from mushka.server.sqlschema import (
     BUSY_TIMEOUT,
     MIGRATIONS,
@@ -140,6 +141,7 @@ class SqlStore:
         # Commits come from the writer's thread, but a tool or a test may store a table from
         # another one meanwhile: one transaction at a time on the kept connection.
         self.leases = LeaseBook(self.engine)
+        self._queue = QueueBook(self.engine)
         """This process's node and leases (:mod:`mushka.server.sqlnodes`)."""
 
     def _check_file(self) -> None:
@@ -244,6 +246,11 @@ class SqlStore:
     def live_nodes(self, ttl: float) -> list[NodeInfo]:
         """The nodes seen within ``ttl`` seconds."""
         return self.leases.live_nodes(ttl)
+
+    @property
+    def queue(self) -> QueueBook:
+        """The quick match's queue (:mod:`mushka.server.sqlqueue`)."""
+        return self._queue
 
     # --- reading ----------------------------------------------------------------------------
 

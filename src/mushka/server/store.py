@@ -141,6 +141,26 @@ class TableSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class QueueTicket:
+    """A person in the quick match's queue (see :mod:`mushka.server.quickmatch`)."""
+
+    ticket: str
+    variant: str
+    players: int
+    level: str
+    name: str | None
+    lang: str
+    address: str
+    created_ms: int
+    group_id: str | None = None
+    table_id: str | None = None
+    seat: int | None = None
+    url: str | None = None
+    """The seat's address with its token (once seated)."""
+    node: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class NodeInfo:
     """One server process on the database."""
 
@@ -293,6 +313,48 @@ class TableStore(Protocol):
         ...
 
 
+class QueueStore(Protocol):
+    """The quick match's queue, shared by every process (see :mod:`mushka.server.sqlqueue`).
+
+    Every method but :meth:`get` and :meth:`waiting` writes, and runs where the writer commits."""
+
+    def add(self, ticket: QueueTicket) -> None:
+        """A person joins the queue."""
+        ...
+
+    def get(self, ticket: str) -> QueueTicket | None:
+        """One person's place in the queue, or where he was seated."""
+        ...
+
+    def waiting(self, variant: str, players: int) -> list[QueueTicket]:
+        """The people waiting for a table of that kind, first come first."""
+        ...
+
+    def cancel(self, ticket: str) -> bool:
+        """Leave the queue; False if already taken into a table."""
+        ...
+
+    def claim(self, now_ms: int, window_ms: int) -> list[list[QueueTicket]]:
+        """Take the groups that are ready into tables this process makes."""
+        ...
+
+    def seat(self, seated: Sequence[tuple[str, str, int, str, str | None]]) -> None:
+        """Where each person of a group sits: (ticket, table, seat, the seat's address, node)."""
+        ...
+
+    def unclaim(self, tickets: Sequence[str]) -> None:
+        """Put a group back in the queue."""
+        ...
+
+    def picked(self, ticket: str) -> None:
+        """The person was told where he sits: his row goes."""
+        ...
+
+    def purge(self, before_ms: int) -> int:
+        """Forget people who asked before ``before_ms``."""
+        ...
+
+
 class NodeStore(TableStore, Protocol):
     """A store that several processes share: nodes, leases and what every process sees alike.
 
@@ -337,6 +399,11 @@ class NodeStore(TableStore, Protocol):
 
     def live_nodes(self, ttl: float) -> list[NodeInfo]:
         """The nodes seen within ``ttl`` seconds."""
+        ...
+
+    @property
+    def queue(self) -> QueueStore:
+        """The quick match's queue."""
         ...
 
     def listed(self, status: str | None) -> list[TableSnapshot]:

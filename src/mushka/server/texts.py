@@ -158,7 +158,7 @@ def options_error(error: OptionsError) -> ProtocolError:
 
 
 HTTP_STATUS: Final[dict[str, int]] = {
-    "no_table": 404, "no_record": 404,
+    "no_table": 404, "no_record": 404, "no_ticket": 404,
     "not_over": 409, "not_waiting": 409, "seat_taken": 409, "no_open_seat": 409,
     "body_too_large": 413, "rate_limited": 429, "full": 503,
     "bot_tables": 503, "bot_tables_yours": 429, "bad_origin": 403, "bad_content_type": 415,
@@ -257,6 +257,10 @@ add_texts({
     "server.level.bot": ("bot", "бот"),
     "server.error.duplicate_cards": ("{problem}", "{problem}"),
     "server.error.no_table": ("there is no table {id!r}", "стола {id!r} нет"),
+    "server.error.no_ticket": (
+        "this quick match request is unknown, or its seat was given already (ask again)",
+        "такого запроса быстрой игры нет или место по нему уже выдано (попросите снова)",
+    ),
     "server.error.no_record": ("there is no finished game {id!r}", "законченной игры {id!r} нет"),
     "server.error.not_over": ("the game of table {id!r} is not over; its record would show hidden cards",
                               "игра за столом {id!r} не окончена; её запись показала бы скрытые карты"),
