@@ -57,6 +57,21 @@ export function createTable(request) {
   return call("POST", "api/tables", request);
 }
 
+/** POST /api/quickmatch: a place in the quick match's queue (or, if it filled a table, the seat). */
+export function quickMatch(request) {
+  return call("POST", "api/quickmatch", request);
+}
+
+/** GET /api/quickmatch/{ticket}: still waiting (and how long), or seated (the seat's address). */
+export function quickMatchStatus(ticket) {
+  return call("GET", `api/quickmatch/${encodeURIComponent(ticket)}`);
+}
+
+/** DELETE /api/quickmatch/{ticket}: leave the queue. */
+export function quickMatchCancel(ticket) {
+  return call("DELETE", `api/quickmatch/${encodeURIComponent(ticket)}`);
+}
+
 /** POST /api/tutorial: a tutorial table, started, with the caller at seat 0. */
 export function createTutorial(request) {
   return call("POST", "api/tutorial", request);

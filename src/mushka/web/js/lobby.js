@@ -9,6 +9,7 @@ import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { optionTitle, optionValue } from "./optionwords.js";
 import { BOT_CHOICES, botChoice, botLevel, botName, recordName } from "./seats.js";
 import { savedName, saveName } from "./store.js";
+import { QuickMatch } from "./quickmatch.js";
 import { leaderboard } from "./stats.js";
 import { timerWords } from "./timer.js";
 
@@ -39,6 +40,11 @@ export class LobbyPage {
     this.board = null;
     this.boardError = null;
     this.boardVariant = "classic";
+    this.quick = new QuickMatch({
+      onChange: () => this.render(),
+      onSeated: (url) => location.assign(withLang(url)),
+      onError: (message) => { this.formError = message; this.render(); },
+    });
     onLangChange(() => this.render());
   }
 
@@ -163,7 +169,20 @@ export class LobbyPage {
           h("button", { type: "button", class: "btn", disabled: this.busy, dataset: { key: "create-table" },
             text: t("create_for_friends"), onclick: () => this.create(false) }),
           h("label", {}, h("input", { type: "checkbox", checked: this.listed,
-            onchange: (e) => { this.listed = e.target.checked; } }), " ", t("list_in_lobby")))));
+            onchange: (e) => { this.listed = e.target.checked; } }), " ", t("list_in_lobby"))),
+        h("div", { class: "row quick-row" },
+          h("button", { type: "button", class: "btn primary", disabled: this.busy || this.quick.active,
+            dataset: { key: "quick-match" }, text: t("quick_match"), onclick: () => this.quickMatch(info, players) }),
+          h("span", { class: "muted small", text: t("quick_match_note", { s: 4 }) })),
+        this.quick.view(lang() === "ru" ? info.title_ru : info.title_en)));
+  }
+
+  /** Quick match: sit with strangers who ask for the same variant and size now, bots elsewhere. */
+  quickMatch(info, players) {
+    const name = this.name.trim();
+    saveName(name);
+    this.formError = null;
+    this.quick.start({ variant: info.name, players, level: this.bot || this.meta.default_bot, name: name || null });
   }
 
   /** How the chosen opponents play, in words: the level's description from the server. */
