@@ -137,3 +137,22 @@ def test_people_who_asked_two_processes_are_seated_together(tmp_path: Path) -> N
         owner = a if first["node"] == "a" else b
         names = [s["name"] for s in owner.get(f"/api/tables/{first['table']}").json()["seats"][:2]]
         assert names == ["Anna", "Boris"]
+
+
+@pytest.mark.parametrize("name", ["Mitya", "  глаша ", "EXPERT", "клубный игрок", "bot"])
+def test_a_person_may_not_take_a_bots_name_anywhere(tmp_path: Path, name: str) -> None:
+    with server(tmp_path) as client:
+        for path, body in (("/api/tables", {"variant": "classic", "name": name}),
+                           ("/api/quickmatch", {"variant": "classic", "players": 3, "name": name}),
+                           ("/api/tutorial", {"name": name})):
+            reply = client.post(path, json=body)
+            assert reply.status_code == 400, (path, reply.text)
+            error = reply.json()["error"]
+            assert error["code"] == "name_reserved" and error["rule"] == "P10", error
+        made = client.post("/api/tables", json={"variant": "classic", "players": 3, "seats": ["me", "open", "bot"],
+                                                "name": "Anna"}).json()
+        joined = client.post(f"/api/tables/{made['table']['id']}/join", json={"name": name, "lang": "ru"})
+        assert joined.status_code == 400 and "имя бота" in joined.json()["error"]["message"]
+        # A name that only contains a bot's name is a person's own.
+        own = client.post("/api/tables", json={"variant": "classic", "name": f"{name.strip()}s mum"})
+        assert own.status_code == 201

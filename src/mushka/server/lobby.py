@@ -54,7 +54,7 @@ from mushka.server.quickmatch import QuickMatch
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
-from mushka.server.seating import Client, OwnedElsewhere, Seat, TableMoved, hash_token, new_token
+from mushka.server.seating import Client, OwnedElsewhere, Seat, TableMoved, hash_token, new_token, person_name
 from mushka.server.store import ABANDONED, NodeStore, Save, TableSnapshot
 from mushka.server.table import Services, Table
 from mushka.server.texts import Problem, ProtocolError, options_error
@@ -390,7 +390,7 @@ class Lobby:
         if len(entries) != rules.players:
             raise ProtocolError("bad_seats", rule="P10", problem=Problem(
                 "server.problem.seat_count", count=len(entries), players=rules.players))
-        name = clean_name(request.name)
+        name = person_name(request.name)
         seats: list[Seat] = []
         tokens: list[tuple[int, str]] = []
         for index, entry in enumerate(entries):
@@ -398,7 +398,7 @@ class Lobby:
             seat = Seat(index, kind, bot=bot)
             if entry.strip().lower() == "me":
                 token = new_token()
-                own = name if names is None else clean_name(names[len(tokens)])
+                own = name if names is None else person_name(names[len(tokens)])
                 seat.name, seat.token_hash = own, hash_token(token)
                 tokens.append((index, token))
             seats.append(seat)
@@ -495,7 +495,7 @@ class Lobby:
         for _ in range(3):
             table = await self.get(table_id)
             try:
-                index, token = await table.join(clean_name(name), seat)
+                index, token = await table.join(person_name(name), seat)
                 break
             except TableMoved:
                 continue

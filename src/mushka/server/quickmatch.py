@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Final
 from mushka.errors import OptionsError
 from mushka.rules import Rules
 from mushka.server.bodies import CreateTable, QuickMatchRequest, QuickMatchTicket
+from mushka.server.seating import person_name
 from mushka.server.store import QueueTicket
 from mushka.server.texts import ProtocolError, options_error
-from mushka.server.wire import clean_name
 
 if TYPE_CHECKING:
     from mushka.server.lobby import Lobby
@@ -97,7 +97,7 @@ class QuickMatch:
             raise options_error(exc) from None
         level = self.lobby.services.check_bot(request.level or self.lobby.services.default_bot)
         ticket = QueueTicket(ticket=secrets.token_urlsafe(18), variant=rules.variant, players=rules.players,
-                             level=level, name=clean_name(request.name), lang=lang, address=address[:64],
+                             level=level, name=person_name(request.name), lang=lang, address=address[:64],
                              created_ms=now_ms())
         try:
             await self.lobby.writer.run(lambda: self.lobby.store.queue.add(ticket))

@@ -12,13 +12,15 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Final, Protocol
 
 from mushka.engine import Action
+from mushka.i18n import tr
 from mushka.match import GameView
 from mushka.server.protocol import Lang, SeatInfo, SeatKind
 from mushka.server.store import SeatSnapshot
-from mushka.server.texts import bot_persona
+from mushka.server.texts import BOT_LEVELS, BOT_NAMES, ProtocolError, bot_persona
+from mushka.server.wire import clean_name
 
 LANGS: tuple[Lang, ...] = ("en", "ru")
 """The languages every message is made in."""
@@ -88,6 +90,30 @@ class Seat:
         if self.kind == "bot" and self.bot:
             return bot_persona(self.index, self.bot, lang)
         return None
+
+
+def reserved_names() -> frozenset[str]:
+    """The names no person may play under (case-folded): the bots' names and levels, in both
+    languages, so that nobody at a table passes for a bot, or a bot for a person."""
+    words: set[str] = {"bot", "бот"}
+    for names in BOT_NAMES.values():
+        words.update(n.casefold() for n in names)
+    for bot, level in BOT_LEVELS.items():
+        words.add(bot.casefold())
+        words.update(tr(f"server.level.{level}", lang).casefold() for lang in LANGS)
+    return frozenset(words)
+
+
+RESERVED_NAMES: Final = reserved_names()
+
+
+def person_name(name: str | None) -> str | None:
+    """A person's name as given, cleaned (:func:`~mushka.server.wire.clean_name`); P10
+    ``name_reserved`` for a bot's name or level."""
+    cleaned = clean_name(name)
+    if cleaned is not None and cleaned.casefold() in RESERVED_NAMES:
+        raise ProtocolError("name_reserved", rule="P10", name=cleaned)
+    return cleaned
 
 
 class TableMoved(Exception):

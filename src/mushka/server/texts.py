@@ -257,6 +257,10 @@ add_texts({
     "server.level.bot": ("bot", "бот"),
     "server.error.duplicate_cards": ("{problem}", "{problem}"),
     "server.error.no_table": ("there is no table {id!r}", "стола {id!r} нет"),
+    "server.error.name_reserved": (
+        "{name!r} is the name of a bot here; choose another name",
+        "«{name}» — имя бота за этими столами; выберите другое имя",
+    ),
     "server.error.no_ticket": (
         "this quick match request is unknown, or its seat was given already (ask again)",
         "такого запроса быстрой игры нет или место по нему уже выдано (попросите снова)",
