@@ -6,8 +6,8 @@ leaderboard counts a finished game."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 from pathlib import Path
 from typing import Any
 
