@@ -75,3 +75,23 @@ def test_a_quick_match_can_be_cancelled(open_page, live_server, page_errors):
     assert "table=" not in page.url
     expect(page.locator("[data-key=quick-match]")).to_be_enabled()
     assert not page_errors
+
+
+def test_a_game_against_bots_is_among_the_games_being_played_for_others_to_watch(open_page, live_server, page_errors):
+    player = lobby(open_page, live_server, "Zoya", "en", SIZES[0])
+    player.locator("[data-key=play-now]").click()
+    player.wait_for_url(re.compile(r"table="))
+    table = table_of(player)
+    other = open_page(f"{live_server.url}?lang=ru", viewport=SIZES[1])
+    listed = other.locator(f"[data-testid=playing-tables] li[data-table='{table}']")
+    expect(listed).to_contain_text("Zoya")
+    expect(listed.locator("a")).to_have_text("Смотреть")
+    # Unticking "show the table in the lobby" keeps a game to oneself.
+    hidden = lobby(open_page, live_server, "Yana", "en", SIZES[0])
+    hidden.get_by_label("show the table in the lobby").uncheck()
+    hidden.locator("[data-key=play-now]").click()
+    hidden.wait_for_url(re.compile(r"table="))
+    other.reload()
+    expect(other.locator(f"[data-testid=playing-tables] li[data-table='{table}']")).to_be_visible()
+    expect(other.locator(f"[data-testid=playing-tables] li[data-table='{table_of(hidden)}']")).to_have_count(0)
+    assert not page_errors

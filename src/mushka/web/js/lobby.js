@@ -242,7 +242,8 @@ export class LobbyPage {
     const others = Array.from({ length: players - 1 }, () => (now ? `bot:${this.bot}` : "open"));
     const request = {
       variant: this.variant, players, options: { ...this.values }, seats: ["me", ...others],
-      name: name || null, start: now, listed: now ? false : this.listed,
+      // Listed unless the player unticks it: a game against bots is one others may watch too.
+      name: name || null, start: now, listed: this.listed,
     };
     if (this.turnSeconds !== null) request.turn_seconds = this.turnSeconds;
     this.busy = true;
