@@ -150,7 +150,9 @@ class SqlStore:
         with self.engine.connect() as conn:
             found = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(3)")]
         if found != ["ok"]:
-            raise StorageError("damaged", url=shown_url(self.url), problem="; ".join(found)[:300])
+            # One line: SQLite's findings may span several (a page per line).
+            words = "; ".join(" ".join(f.split()) for f in found)
+            raise StorageError("damaged", url=shown_url(self.url), problem=words[:300])
 
     @property
     def quick_commits(self) -> bool:
