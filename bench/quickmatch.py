@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "server"))  # the process rig of the server's tests
 
 import httpx  # noqa: E402
-from clusterkit import rig, serve_options  # noqa: E402
+from clusterkit import http_client, rig, serve_options, source_addresses  # noqa: E402
 
 
 async def one(http: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any]]:
@@ -57,34 +57,51 @@ def pct(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     kinds = [(k.split(":")[0], int(k.split(":")[1])) for k in args.kinds.split(",")]
+    # Kinds nobody else asks for, one per probe in turn: a probe pair meets nobody but itself.
+    probe_kinds = [k for k in PROBE_KINDS if k not in kinds]
     rng = random.Random(args.seed)
-    limits = httpx.Limits(max_connections=200)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        tasks: list[asyncio.Task[tuple[float, dict[str, Any]]]] = []
-        probes: list[tuple[float, asyncio.Task[Any], asyncio.Task[Any]]] = []
-        loop = asyncio.get_running_loop()
-        end = loop.time() + args.seconds
-        probe_at = sorted(rng.uniform(0, args.seconds - args.gap - 6) for _ in range(args.probes))
-        started = loop.time()
+    # Each person from an address of his own (of 50), as people are: the limits per address hold.
+    clients = [http_client(base, source) for source in source_addresses(50)]
+    try:
+        return await _run(args, kinds, probe_kinds, rng, clients)
+    finally:
+        for c in clients:
+            await c.aclose()
 
-        async def pair(at: float, n: int) -> tuple[float, Any, Any]:
-            await asyncio.sleep(max(0.0, started + at - loop.time()))
-            body = {"variant": "kopilka", "players": 4, "level": "random", "name": f"probe{n}a"}
-            first = asyncio.create_task(one(http, body))
-            await asyncio.sleep(args.gap)
-            second = asyncio.create_task(one(http, {**body, "name": f"probe{n}b"}))
-            return at, await first, await second
 
-        pairs = [asyncio.create_task(pair(at, n)) for n, at in enumerate(probe_at)]
-        n = 0
-        while loop.time() < end:
-            await asyncio.sleep(rng.expovariate(args.rate / 60))
-            variant, players = rng.choice(kinds)
-            tasks.append(asyncio.create_task(one(http, {"variant": variant, "players": players, "level": "random",
-                                                        "name": f"p{n}"})))
-            n += 1
-        done = await asyncio.gather(*tasks, return_exceptions=True)
-        probes = await asyncio.gather(*pairs, return_exceptions=True)
+PROBE_KINDS: list[tuple[str, int]] = [("kopilka", 4), ("classic", 5), ("classic", 6), ("classic", 7),
+                                      ("mistigri", 3), ("mistigri", 5), ("mistigri", 6), ("mistigri", 7)]
+
+
+async def _run(args: argparse.Namespace, kinds: list[tuple[str, int]], probe_kinds: list[tuple[str, int]],
+               rng: random.Random, clients: list[httpx.AsyncClient]) -> dict[str, Any]:
+    tasks: list[asyncio.Task[tuple[float, dict[str, Any]]]] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + args.seconds
+    # Evenly spread; a kind recurs only after every other kind had its turn.
+    probe_at = [n * (args.seconds - args.gap - 6) / max(1, args.probes) for n in range(args.probes)]
+    started = loop.time()
+
+    async def pair(at: float, n: int) -> tuple[float, Any, Any]:
+        await asyncio.sleep(max(0.0, started + at - loop.time()))
+        variant, players = probe_kinds[n % len(probe_kinds)]
+        body = {"variant": variant, "players": players, "level": "random", "name": f"probe{n}a"}
+        first = asyncio.create_task(one(rng.choice(clients), body))
+        await asyncio.sleep(args.gap)
+        second = asyncio.create_task(one(rng.choice(clients), {**body, "name": f"probe{n}b"}))
+        return at, await first, await second
+
+    pairs = [asyncio.create_task(pair(at, n)) for n, at in enumerate(probe_at)]
+    n = 0
+    while loop.time() < end:
+        await asyncio.sleep(rng.expovariate(args.rate / 60))
+        variant, players = rng.choice(kinds)
+        tasks.append(asyncio.create_task(one(rng.choice(clients), {
+            "variant": variant, "players": players, "level": "random", "name": f"p{n}"})))
+        n += 1
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    probes = await asyncio.gather(*pairs, return_exceptions=True)
+    failures = sorted({f"{type(d).__name__}: {d}"[:120] for d in [*done, *probes] if isinstance(d, BaseException)})
     times = [d[0] for d in done if not isinstance(d, BaseException)]
     tables: dict[str, int] = {}
     for d in done:
@@ -108,7 +125,7 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
         "with_company": round(together / len(times), 3) if times else 0.0,
         "pairs": len(probes), "pairs_together": len(pair_times), "pairs_apart": apart,
         "pair_p95_s": round(pct(pair_times, 95), 2), "pair_max_s": round(max(pair_times, default=0), 2),
-        "rate_per_min": args.rate, "load_avg_1m": round(os.getloadavg()[0], 2),
+        "rate_per_min": args.rate, "load_avg_1m": round(os.getloadavg()[0], 2), "failures": failures[:5],
     }
 
 
