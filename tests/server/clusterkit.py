@@ -385,6 +385,10 @@ class SeatClient:
     acted: int = 0
     finished: bool = False
     connected: bool = False
+    lost_at: float | None = None
+    """When (loop time) its last connection ended, until it is at the table again."""
+    away: list[float] = field(default_factory=list)
+    """Seconds from each lost connection to being at the table again (a state or resumed)."""
 
     def ws_url(self) -> str:
         url = self.base.replace("http://", "ws://") + f"/ws/tables/{self.table_id}"
@@ -416,8 +420,10 @@ class SeatClient:
                 # Jittered exponential backoff, as the page does: a storm spreads itself out.
                 await asyncio.sleep(self.rng.uniform(0.5, 1.0) * min(2.0, 0.1 * 2 ** min(attempt, 5)))
             attempt += 1
-            kwargs: dict[str, Any] = {"open_timeout": 10, "ping_interval": None, "max_size": 2 ** 22,
-                                      "compression": None}
+            # Pings, as the page's heartbeat: a process that went silent (paused) is given up
+            # within seconds rather than held on to for ever.
+            kwargs: dict[str, Any] = {"open_timeout": 10, "ping_interval": 2.0, "ping_timeout": 4.0,
+                                      "max_size": 2 ** 22, "compression": None}
             if self.source:
                 kwargs["local_addr"] = (self.source, 0)
             try:
@@ -445,6 +451,8 @@ class SeatClient:
                 self.node = None
             finally:
                 self.connected = False
+                if self.lost_at is None and self.seen:
+                    self.lost_at = loop.time()
 
     async def _session(self, ws: Any, stop: asyncio.Event, deadline: float, had: int) -> bool:
         """One connection's messages; whether it got as far as the table's state."""
@@ -464,6 +472,9 @@ class SeatClient:
                 continue
             message: Msg = json.loads(raw)
             kind = message["type"]
+            if kind in ("state", "resumed") and self.lost_at is not None:
+                self.away.append(loop.time() - self.lost_at)
+                self.lost_at = None
             if kind == "welcome":
                 self.seat = message["seat"]
             elif kind == "state":
@@ -560,13 +571,17 @@ def engine_of(database_url: str) -> Any:
 
 
 def stored_tables(engine: Any, where: str = "1=1") -> dict[str, Msg]:
-    """The rows of ``mushka_tables`` (id -> status, version, ply, listed), as stored."""
+    """The tables as stored (id -> status, version, ply, listed): the version is the newest of
+    the table's row and its journal (a move in the middle of a deal is only a journal row)."""
     from sqlalchemy import text
 
     with engine.connect() as conn:
-        rows = conn.execute(text(f"SELECT id, status, version, ply, listed FROM mushka_tables WHERE {where}"))
-        return {r.id: {"status": r.status, "version": r.version, "ply": r.ply, "listed": bool(r.listed)}
-                for r in rows}
+        rows = conn.execute(text(
+            "SELECT t.id, t.status, t.version, t.ply, t.listed, m.newest FROM mushka_tables t "
+            "LEFT JOIN (SELECT table_id, MAX(version) AS newest FROM mushka_moves GROUP BY table_id) m "
+            f"ON m.table_id = t.id WHERE {where}"))
+        return {r.id: {"status": r.status, "version": max(r.version, r.newest or 0), "ply": r.ply,
+                       "listed": bool(r.listed)} for r in rows}
 
 
 def quarantined(engine: Any) -> int:

@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Collection, Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
@@ -198,6 +199,8 @@ class Lobby:
 
     async def _adopt(self, table_ids: list[str]) -> None:
         """Bring back tables this process just claimed, from the journal, and start them."""
+        began = time.perf_counter()
+        loading = 0.0
         for table_id in table_ids:
             # Under the loading lock, as in :meth:`get`: a client of the claimed table may ask
             # for it meanwhile, and one table must never be brought back twice (two copies would
@@ -206,7 +209,9 @@ class Lobby:
                 if table_id in self.tables:
                     continue
                 try:
+                    read = time.perf_counter()
                     snap = await asyncio.to_thread(self.store.load, table_id)
+                    loading += time.perf_counter() - read
                 except Exception:  # storage failing: give it up, another pass claims it again
                     log.warning("table %s could not be loaded; released", table_id, exc_info=True)
                     await self._release([table_id])
@@ -218,6 +223,8 @@ class Lobby:
                 if table is not None:
                     self.tables[table_id] = table
                     table.begin()
+        log.info("brought %d tables back in %.2f s (%.2f s reading them)", len(table_ids),
+                 time.perf_counter() - began, loading)
 
     async def _restored(self, snap: TableSnapshot) -> Table | None:
         try:
