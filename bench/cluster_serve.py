@@ -99,7 +99,7 @@ class ClusterServer:
 def node_options(args: argparse.Namespace, max_tables: int) -> list[str]:
     """``mushka serve`` options for the benchmark's nodes: limits raised for the load."""
     return serve_options(bot_delay=args.bot_delay, lease=args.lease, http_rate=5000.0,
-                         extra=["--max-tables", str(max_tables), "--grace", "600"])
+                         extra=["--max-tables", str(max_tables), "--grace", "600", *args.node_args])
 
 
 async def run_load(args: argparse.Namespace, made: Rig) -> list[dict[str, Any]]:
@@ -195,7 +195,9 @@ async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:
                         del waiting[t]
             unresumed += len(waiting)
             delays += list(took.values())
-            row = {"kill": k + 1, "node": victim, "tables": len(its), "resumed": len(took),
+            at = time.strftime("%H:%M:%S", time.gmtime(time.time() - (time.monotonic() - killed)))
+            row = {"kill": k + 1, "at": at,
+                   "node": victim, "tables": len(its), "resumed": len(took),
                    "p50_s": round(statistics.median(took.values()), 2) if took else None,
                    "max_s": round(max(took.values()), 2) if took else None,
                    "load_avg_1m": round(os.getloadavg()[0], 2)}
@@ -218,6 +220,7 @@ async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:
         engine.dispose()
     problems = await asyncio.to_thread(replays, made.database_url, ids)
     ordered = sorted(delays)
+    away = sorted(a for c in seat_clients for a in c.away)
     summary = {
         "kills": len(kills), "tables_moved": len(delays), "not_resumed_in_60s": unresumed,
         "p50_s": round(ordered[len(ordered) // 2], 2) if ordered else None,
@@ -225,6 +228,9 @@ async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:
         "max_s": round(ordered[-1], 2) if ordered else None,
         "versions_gone_back": backwards, "versions_lost_on_reconnect": lost,
         "reconnections": sum(len(c.reconnects) for c in seat_clients),
+        # From a client's lost connection to its being at the table again (through the proxy).
+        "away_p50_s": round(statistics.median(away), 2) if away else None,
+        "away_p95_s": round(sorted(away)[int(0.95 * (len(away) - 1))], 2) if away else None,
         "quarantined": broken, "games_not_replaying": len(problems),
         "actions": sum(c.acted for c in seat_clients), "lease_s": args.lease, "how": args.how,
     }
@@ -240,6 +246,9 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=5.0, help="the nodes' --lease (seconds)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="the nodes' --bot-delay")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--node-arg", dest="node_args", action="append", default=[],
+                        help="one more `mushka serve` argument for every node (repeat; e.g. --node-arg=--log-level "
+                             "--node-arg=info)")
     # load
     parser.add_argument("--steps", default="150,300,450,600", help="table counts, comma separated")
     parser.add_argument("--duration", type=float, default=20.0)
