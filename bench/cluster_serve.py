@@ -55,12 +55,13 @@ from clusterkit import (  # noqa: E402
     create_table,
     engine_of,
     http_client,
+    owners,
     quarantined,
     replays,
     rig,
     serve_options,
     source_addresses,
-    stored_tables,
+    stored_versions,
 )
 from pgkit import throwaway  # noqa: E402
 
@@ -125,21 +126,12 @@ async def run_load(args: argparse.Namespace, made: Rig) -> list[dict[str, Any]]:
 
 
 def owners_now(made: Rig) -> dict[str, str]:
-    """Table id -> the node that says it owns it (from every live node's health)."""
-    out: dict[str, str] = {}
-    for name, health in made.healths().items():
-        for table_id in health.get("owned_tables", ()):
-            out[table_id] = name
-    return out
+    """Table id -> the node that says it owns it (the first, if a test found two)."""
+    return {t: names[0] for t, names in owners(made.healths()).items()}
 
 
 def versions(made: Rig, ids: list[str]) -> dict[str, int]:
-    engine = engine_of(made.database_url)
-    try:
-        rows = stored_tables(engine)
-    finally:
-        engine.dispose()
-    return {t: int(rows[t]["version"]) for t in ids if t in rows}
+    return stored_versions(made.database_url, ids)
 
 
 async def run_failover(args: argparse.Namespace, made: Rig) -> dict[str, Any]:

@@ -584,6 +584,16 @@ def stored_tables(engine: Any, where: str = "1=1") -> dict[str, Msg]:
                        "listed": bool(r.listed)} for r in rows}
 
 
+def stored_versions(database_url: str, table_ids: Sequence[str]) -> dict[str, int]:
+    """The stored version of each table of ``table_ids`` (see :func:`stored_tables`)."""
+    engine = engine_of(database_url)
+    try:
+        rows = stored_tables(engine)
+    finally:
+        engine.dispose()
+    return {t: int(rows[t]["version"]) for t in table_ids if t in rows}
+
+
 def quarantined(engine: Any) -> int:
     """Tables set aside as damaged (by any process)."""
     from sqlalchemy import text

@@ -32,6 +32,7 @@ from clusterkit import (
     serve_options,
     source_addresses,
     stored_tables,
+    stored_versions,
     wait_for,
 )
 from pgkit import Cluster, throwaway
@@ -119,15 +120,6 @@ def single_owners(cluster_rig: Rig, skip: Sequence[str] = ()) -> dict[str, list[
     doubled = {t: names for t, names in seen.items() if len(names) > 1}
     assert doubled == {}, doubled
     return seen
-
-
-def stored_versions(cluster_rig: Rig, ids: Sequence[str]) -> dict[str, int]:
-    engine = engine_of(cluster_rig.database_url)
-    try:
-        rows = stored_tables(engine)
-    finally:
-        engine.dispose()
-    return {t: int(rows[t]["version"]) for t in ids if t in rows}
 
 
 # --- the tests -----------------------------------------------------------------------------------
@@ -226,7 +218,7 @@ def test_a_killed_process_s_tables_resume_on_the_others_and_a_reconnection_storm
                 victim = max(("s1", "s2", "s3"), key=lambda n: sum(1 for o in seen.values() if o == [n]))
                 its = sorted(t for t, o in seen.items() if o == [victim])
                 assert its, seen
-                before = await asyncio.to_thread(stored_versions, made, its)
+                before = await asyncio.to_thread(stored_versions, made.database_url, its)
                 killed = time.monotonic()
                 await asyncio.to_thread(made.node(victim).kill)
 
@@ -246,7 +238,7 @@ def test_a_killed_process_s_tables_resume_on_the_others_and_a_reconnection_storm
                     (c.table_id, c.connected, c.closes) for c in mine if not (c.connected and c.reconnects)][:5]
 
                 def moved_on() -> bool:
-                    now = stored_versions(made, its)
+                    now = stored_versions(made.database_url, its)
                     return all(now[t] > before[t] for t in its)
 
                 assert await wait_for(lambda: moved_on(), 30, step=0.5), "a taken-over table did not go on"
@@ -329,10 +321,10 @@ def test_postgresql_restarted_under_load_stalls_the_tables_then_they_resume(pg: 
                 await wait_for(lambda: all(c.connected for c in clients), 20)
                 await asyncio.sleep(2)
                 await asyncio.to_thread(pg.restart)
-                after = await asyncio.to_thread(stored_versions, made, ids)
+                after = await asyncio.to_thread(stored_versions, made.database_url, ids)
 
                 def resumed() -> bool:
-                    now = stored_versions(made, ids)
+                    now = stored_versions(made.database_url, ids)
                     return all(now[t] > after[t] for t in ids)
 
                 assert await wait_for(resumed, 40, step=0.5), "a table did not resume after the restart"

@@ -258,7 +258,11 @@ class SqlStore:
 
     def load(self, table_id: str) -> TableSnapshot | None:
         """One table, or ``None`` (also when its rows are damaged: it is then quarantined)."""
-        with self.engine.connect() as conn:
+        # One snapshot for the row, the deals and the journal: under PostgreSQL's default each
+        # statement sees the latest commit, and a deal settled between two of them would give a
+        # row and a journal that do not match.  (A SQLite read is one snapshot anyway.)
+        options = {} if self._sqlite else {"isolation_level": "REPEATABLE READ"}
+        with self.engine.connect().execution_options(**options) as conn:
             found, broken = _load(conn, _TABLES.c.id == table_id, with_deals=True)
         self._set_aside(broken)
         return found[0] if found else None
