@@ -158,10 +158,11 @@ class Connection:
             await self._receive_all()
         finally:
             self.lobby.sockets.give_back(self.address)
-            if self.table is not None and self.greeted:
-                # Shielded: a connection whose task is cancelled (the server stopping, a test
-                # client closing) must still be counted as gone, or its seat never goes away
-                # (no grace time, no bot, a table that waits for ever).
+            if self.table is not None:
+                # Shielded, and whether or not the hello was through: a connection whose task is
+                # cancelled (the server stopping, a client gone in the middle of its hello) must
+                # still be counted as gone, or its seat never goes away (no grace time, no bot, a
+                # table that waits for ever).  A connection the table never seated changes nothing.
                 await asyncio.shield(self.table.detach(self))
             self.close(1000)
             with contextlib.suppress(Exception):
