@@ -11,7 +11,6 @@ the tables' tasks and stores whatever is still queued.  See
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
@@ -58,6 +57,7 @@ from mushka.server.ratings import VARIANTS
 from mushka.server.seating import OwnedElsewhere
 from mushka.server.sqlstore import SqlStore
 from mushka.server.store import NodeStore
+from mushka.server.tasks import stop_task
 from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
 from mushka.server.tutorial import CreateTutorial, start_tutorial
 from mushka.server.wire import JsonRefused, strict_loads
@@ -175,10 +175,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         try:
             yield
         finally:
-            if keeper is not None:
-                keeper.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await keeper
+            await stop_task(keeper)
             await lob.close()
             if store is None or close_store:
                 # Here, not after the server returns: uvicorn ends the process with the signal

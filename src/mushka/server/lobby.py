@@ -58,6 +58,7 @@ from mushka.server.replays import replay_json
 from mushka.server.seating import Client, OwnedElsewhere, Seat, TableMoved, hash_token, new_token, person_name
 from mushka.server.store import ABANDONED, NodeStore, Save, TableSnapshot
 from mushka.server.table import Services, Table
+from mushka.server.tasks import stop_task
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
 from mushka.server.timer import turn_seconds
@@ -183,10 +184,7 @@ class Lobby:
         """Stop every table's tasks, store whatever is still queued, then give the leases up."""
         await self.quick.close()
         for task in (self._sweeper, self._ratings_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop_task(task)
         for table in list(self.tables.values()):
             await table.close()
         for task in list(self._background):

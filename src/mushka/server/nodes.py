@@ -21,7 +21,6 @@ module only decides *when* to ask.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import random
@@ -34,6 +33,7 @@ from typing import Final
 
 from mushka.server.bodies import LeaseHealth
 from mushka.server.store import NodeInfo, NodeStore
+from mushka.server.tasks import stop_task
 from mushka.server.writer import Writer
 
 log = logging.getLogger("mushka.server")
@@ -112,11 +112,8 @@ class Membership:
 
     async def close(self) -> None:
         """Stop keeping the leases and release them (the others take the tables at once)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
         try:
             await self.writer.run(self.store.unregister)
         except Exception:  # storage down at the stop: the leases run out by themselves

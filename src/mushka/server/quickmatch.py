@@ -27,6 +27,7 @@ from mushka.rules import Rules
 from mushka.server.bodies import CreateTable, QuickMatchRequest, QuickMatchTicket
 from mushka.server.seating import person_name
 from mushka.server.store import QueueTicket
+from mushka.server.tasks import stop_task
 from mushka.server.texts import ProtocolError, options_error
 
 if TYPE_CHECKING:
@@ -68,11 +69,8 @@ class QuickMatch:
 
     async def close(self) -> None:
         """Stop passing over the queue."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
 
     async def _keep(self) -> None:
         passes = 0

@@ -40,6 +40,7 @@ from typing import Any, Generic, TypeVar
 
 from mushka.i18n import add_texts
 from mushka.server.store import Save, TableStore
+from mushka.server.tasks import stop_task
 
 log = logging.getLogger("mushka.server")
 
@@ -243,11 +244,8 @@ class Writer:
     async def close(self) -> None:
         """Commit everything queued, then stop (a clean shutdown loses nothing)."""
         self._closing = True
-        if self._checkpoints is not None:
-            self._checkpoints.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._checkpoints
-            self._checkpoints = None
+        await stop_task(self._checkpoints)
+        self._checkpoints = None
         if self._task is not None:
             self._queue.put_nowait(None)
             with contextlib.suppress(asyncio.CancelledError):
