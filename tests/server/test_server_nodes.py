@@ -258,15 +258,19 @@ def test_a_table_taken_over_while_its_owner_was_paused_is_handed_over(tmp_path: 
         me = Player(a, table_id, token)
         view = me.wait_turn()
         seen = me.version
-        # As if a had been stopped past its lease: the lease runs out and b claims the table.
+        # As if a had been stopped past its lease: its lease runs out (and stays out: a renewal
+        # of a's falling in this window is undone, as a stopped process renews nothing) and b
+        # claims the table.
         db = sqlite3.connect(tmp_path / "mushka-test.db")
-        with db:
-            db.execute("UPDATE mushka_leases SET expires_ms = 0 WHERE table_id = ?", (table_id,))
-        db.close()
+        (owner,) = db.execute("SELECT owner FROM mushka_leases WHERE table_id = ?", (table_id,)).fetchone()
         deadline = time.monotonic() + 10
         while b.get("/api/health").json()["owned"] == 0:
             assert time.monotonic() < deadline, "b did not claim the table"
+            with db:
+                db.execute("UPDATE mushka_leases SET expires_ms = 0 WHERE table_id = ? AND owner = ?",
+                           (table_id, owner))
             time.sleep(0.1)
+        db.close()
         # a, going on, finds its commit refused: the move is never sent, and the page is sent to b.
         me.act(view["deal"]["legal"][0])
         told = me.until(lambda m: m["type"] in ("moved", "update", "error") and m.get("code") != "taken_over")
