@@ -101,6 +101,9 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The account that took this seat while signed in (null: a guest's, or a bot's); only
+    that account may play it (see :mod:`mushka.server.accounts`)."""
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
 
@@ -215,6 +218,106 @@ class QueueRow(Base):
     """The seat's address with its token, until the person picks it up (then the row goes)."""
     node: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The process that owns the table made for him."""
+
+
+class AccountRow(Base):
+    """A player's account: the name he claimed (see :mod:`mushka.server.accounts`).
+
+    No e-mail, no real name: the name shown at tables is all it holds of the person."""
+
+    __tablename__ = "mushka_accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Random, never shown in place of the name; other tables refer to the account by it."""
+    name: Mapped[str] = mapped_column(String(64))
+    """The name as the player wrote it (cleaned), as tables show it."""
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    """The name case-folded with its whitespace made single spaces: two names that differ
+    only so are the same name (one account each)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PasswordRow(Base):
+    """The argon2id hash of an account's password (at most one; none for a passkey-only one)."""
+
+    __tablename__ = "mushka_passwords"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
+    )
+    hash: Mapped[str] = mapped_column(String(255))
+    """argon2's own encoded form: the parameters it was made with travel with it."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its public key, never a secret."""
+
+    __tablename__ = "mushka_passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(255), primary_key=True)
+    """The credential's id, base64url."""
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), index=True,
+    )
+    public_key: Mapped[str] = mapped_column(Text)
+    """The COSE public key, base64url."""
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    """The authenticator's counter at the last sign-in (a clone shows an older one)."""
+    transports: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    """How the browser may reach the authenticator (comma-separated), to ask for it again."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the session cookie's hash (the cookie itself is never stored)."""
+
+    __tablename__ = "mushka_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the cookie's random value."""
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), index=True,
+    )
+    csrf: Mapped[str] = mapped_column(String(64))
+    """The token every state-changing request of this session must carry (``X-CSRF-Token``)."""
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
+    """When its expiry was last pushed back (sliding renewal, at most once a while)."""
+    expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn challenge handed out and not yet answered (one use, short-lived): kept in the
+    store so that the answer may reach any process."""
+
+    __tablename__ = "mushka_challenges"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The challenge itself, base64url (random; the answer names it)."""
+    purpose: Mapped[str] = mapped_column(String(16))
+    """``register`` (a passkey for an account, new or signed in) or ``signin``."""
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The account a passkey is added to (registration while signed in)."""
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The name a new account claims with a passkey."""
+    user_handle: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The WebAuthn user id the passkey is being made for (the account id to be)."""
+    expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class SignInLimitRow(Base):
+    """Failed sign-ins counted per account name and per address, shared by every process."""
+
+    __tablename__ = "mushka_signin_limits"
+
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    """``name:NAME_KEY`` or ``addr:ADDRESS``."""
+    failures: Mapped[int] = mapped_column(Integer)
+    window_ms: Mapped[int] = mapped_column(BigInteger)
+    """When the current counting window began."""
+    blocked_until_ms: Mapped[int] = mapped_column(BigInteger, index=True)
 
 
 # --- database URLs --------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DatabaseError
 
+from mushka.server.sqlaccounts import AccountBook
 from mushka.server.sqlnodes import LeaseBook
 from mushka.server.sqlqueue import QueueBook
 from mushka.server.sqlschema import (
@@ -142,6 +143,7 @@ class SqlStore:
         # another one meanwhile: one transaction at a time on the kept connection.
         self.leases = LeaseBook(self.engine)
         self._queue = QueueBook(self.engine)
+        self._accounts = AccountBook(self.engine)
         """This process's node and leases (:mod:`mushka.server.sqlnodes`)."""
 
     def _check_file(self) -> None:
@@ -253,6 +255,11 @@ class SqlStore:
     def queue(self) -> QueueBook:
         """The quick match's queue (:mod:`mushka.server.sqlqueue`)."""
         return self._queue
+
+    @property
+    def accounts(self) -> AccountBook:
+        """Player accounts, their credentials and sessions (:mod:`mushka.server.sqlaccounts`)."""
+        return self._accounts
 
     # --- reading ----------------------------------------------------------------------------
 

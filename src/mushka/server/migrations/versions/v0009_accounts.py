@@ -1,0 +1,98 @@
+"""Player accounts: a claimed name, its password hash or passkeys, the signed-in sessions, the
+passkey challenges in flight, the sign-in limits, and the account a seat was taken by.
+
+Revision ID: 0009
+Revises: 0008
+Create Date: 2026-12-07
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0008"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Add the account tables and ``mushka_seats.account_id``."""
+    op.create_table(
+        "mushka_accounts",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("name_key", sa.String(64), nullable=False, unique=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        "mushka_passwords",
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("mushka_accounts.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("hash", sa.String(255), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        "mushka_passkeys",
+        sa.Column("credential_id", sa.String(255), primary_key=True),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("mushka_accounts.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("public_key", sa.Text(), nullable=False),
+        sa.Column("sign_count", sa.BigInteger(), nullable=False),
+        sa.Column("transports", sa.String(128), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+    )
+    op.create_index("ix_mushka_passkeys_account_id", "mushka_passkeys", ["account_id"])
+    op.create_table(
+        "mushka_sessions",
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("mushka_accounts.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("csrf", sa.String(64), nullable=False),
+        sa.Column("created_ms", sa.BigInteger(), nullable=False),
+        sa.Column("seen_ms", sa.BigInteger(), nullable=False),
+        sa.Column("expires_ms", sa.BigInteger(), nullable=False),
+    )
+    op.create_index("ix_mushka_sessions_account_id", "mushka_sessions", ["account_id"])
+    op.create_index("ix_mushka_sessions_expires_ms", "mushka_sessions", ["expires_ms"])
+    op.create_table(
+        "mushka_challenges",
+        sa.Column("id", sa.String(64), primary_key=True),
+        sa.Column("purpose", sa.String(16), nullable=False),
+        sa.Column("account_id", sa.String(32), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("user_handle", sa.String(64), nullable=True),
+        sa.Column("expires_ms", sa.BigInteger(), nullable=False),
+    )
+    op.create_index("ix_mushka_challenges_expires_ms", "mushka_challenges", ["expires_ms"])
+    op.create_table(
+        "mushka_signin_limits",
+        sa.Column("key", sa.String(128), primary_key=True),
+        sa.Column("failures", sa.Integer(), nullable=False),
+        sa.Column("window_ms", sa.BigInteger(), nullable=False),
+        sa.Column("blocked_until_ms", sa.BigInteger(), nullable=False),
+    )
+    op.create_index("ix_mushka_signin_limits_blocked_until_ms", "mushka_signin_limits", ["blocked_until_ms"])
+    with op.batch_alter_table("mushka_seats") as batch:
+        batch.add_column(sa.Column("account_id", sa.String(32), nullable=True))
+        batch.create_index("ix_mushka_seats_account_id", ["account_id"])
+
+
+def downgrade() -> None:
+    """Drop them again."""
+    with op.batch_alter_table("mushka_seats") as batch:
+        batch.drop_index("ix_mushka_seats_account_id")
+        batch.drop_column("account_id")
+    op.drop_index("ix_mushka_signin_limits_blocked_until_ms", table_name="mushka_signin_limits")
+    op.drop_table("mushka_signin_limits")
+    op.drop_index("ix_mushka_challenges_expires_ms", table_name="mushka_challenges")
+    op.drop_table("mushka_challenges")
+    op.drop_index("ix_mushka_sessions_expires_ms", table_name="mushka_sessions")
+    op.drop_index("ix_mushka_sessions_account_id", table_name="mushka_sessions")
+    op.drop_table("mushka_sessions")
+    op.drop_index("ix_mushka_passkeys_account_id", table_name="mushka_passkeys")
+    op.drop_table("mushka_passkeys")
+    op.drop_table("mushka_passwords")
+    op.drop_table("mushka_accounts")
