@@ -242,6 +242,8 @@ export const feltMethods = {
     else if (model.leadHidden) {
       // The pause on the last trick: the next lead is on the table once it ends.
       text = t("next_lead_comes", { name: seatLabel(this.table, deal.trick[0][0], this.seat) });
+    } else if (model.standIn) {
+      text = t("bot_plays_your_turn");
     } else if (model.myTurn) {
       mine = true;
       const noPass = deal.phase === "declare" && !model.canPass;

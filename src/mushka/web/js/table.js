@@ -238,6 +238,10 @@ export class TablePage {
    */
   shownModel(deal) {
     const model = moveModel(deal);
+    // B6: while a bot plays for this seat (its time ran out, or it was away), the turn is the
+    // bot's: the hand waits and the page says so, until the player takes his seat back.
+    const own = this.seat !== null && this.table && this.table.seats ? this.table.seats[this.seat] : null;
+    if (own && own.substitute && model.myTurn) return { ...model, myTurn: false, standIn: true };
     if (this.held && model.myTurn && deal.phase === "play" && deal.trick && deal.trick.length) {
       return { ...model, myTurn: false, leadHidden: true };
     }

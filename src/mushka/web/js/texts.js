@@ -378,6 +378,8 @@ export const TEXTS = {
   clock_theirs: ["{name} to move: {time} left", "Ходит {name}: осталось {time}"],
   bot_for_timed_out: ["{name}'s time ran out: a bot is playing for {name}", "{name}: время хода вышло, за игрока играет бот"],
   bot_for_away: ["{name} is away: a bot is playing for {name}", "{name}: игрока нет за столом, за него играет бот"],
+  bot_plays_your_turn: ["A bot is making your move; take your seat back to play yourself",
+    "Ваш ход делает бот; вернитесь на место, чтобы играть самому"],
   take_seat_back: ["I'm back: take my seat", "Я вернулся: моё место"],
   level_blurb: ["{level} level — {blurb}.", "Уровень «{level}» — {blurb}."],
   random_blurb: ["any legal card or declaration, chosen at random", "любая разрешённая карта или заявка, наугад"],
