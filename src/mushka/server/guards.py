@@ -1,7 +1,8 @@
 """What keeps a foreign page, a greedy client or a slow one from hurting the others.
 
 - :class:`SecurityHeaders` puts a content security policy, framing and
-  referrer rules on every HTTP response, the page's own files included.
+  referrer rules on every HTTP response, the page's own files included (and
+  the opener policy where a browser takes it: :func:`trustworthy`).
 - :func:`check_origin` (P13): a browser says which page a request comes from
   (``Origin``); requests and WebSockets from another site's page are refused,
   so a foreign page cannot make its visitors take seats or play.  Programs
@@ -44,10 +45,30 @@ HEADERS: Final = (
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-content-type-options", b"nosniff"),
-    (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 )
 """Added to every HTTP response."""
+
+COOP: Final = (b"cross-origin-opener-policy", b"same-origin")
+"""Added only where a browser obeys it: over https, or on this machine's own address.  Over
+plain http on a network address (``http://192.168.1.20:8000``) Chromium ignores the header and
+logs an error in the console on every load (B14)."""
+
+
+def trustworthy(scope: Scope) -> bool:
+    """Whether the browser takes the page's origin as potentially trustworthy: https (also as a
+    TLS-terminating proxy says, ``X-Forwarded-Proto``), or a loopback host."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    if (_header(scope, b"x-forwarded-proto") or "").strip().lower() == "https":
+        return True
+    name = host_name(_header(scope, b"host") or "").rstrip(".")
+    if name in LOCAL_NAMES or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 Scope = MutableMapping[str, Any]
 
@@ -64,11 +85,13 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        secure = trustworthy(scope)
 
         async def with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in HEADERS if n not in present]
+                wanted = (*HEADERS, COOP) if secure else HEADERS
+                extra = [(n, v) for n, v in wanted if n not in present]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

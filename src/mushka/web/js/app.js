@@ -7,12 +7,14 @@
 //   /?replay=ID            the replay of a finished game
 //   ?lang=ru|en            forces the language (otherwise remembered)
 
+import { meta } from "./api.js";
 import { byId, h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t, translateStatic } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { applyLooks } from "./looks.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
+import { tokenFor } from "./store.js";
 import { startTutorial } from "./tutorial.js";
 
 const SHORTCUTS = [
@@ -93,7 +95,34 @@ function setupKeys() {
   });
 }
 
+/**
+ * B14: a browser remembers a seat per address (localStorage is per origin), so the same table
+ * opened by another address of the server would be watched, not played.  A server announced
+ * under one address (`--public-url`) is therefore always used under that one: a page opened by
+ * any other is moved there, taking this table's seat token along in the fragment (which never
+ * reaches the server's logs; the table page puts it into that address's storage at once).
+ */
+function keepOneAddress() {
+  meta().then((m) => {
+    if (!m || !m.public_url) return;
+    let target;
+    try {
+      target = new URL(location.search || "./", m.public_url);
+    } catch (_) {
+      return;
+    }
+    if (target.origin === location.origin) return;
+    const table = new URLSearchParams(location.search).get("table");
+    const token = table ? tokenFor(table) : null;
+    target.hash = token ? `token=${encodeURIComponent(token)}` : location.hash;
+    location.replace(target.href);
+  }).catch(() => {
+    // Without the server's settings the page stays where it is.
+  });
+}
+
 applyLooks();
 setupLanguage();
 setupKeys();
+keepOneAddress();
 route();
