@@ -54,6 +54,7 @@ from mushka.server.lobby import Lobby
 from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import VARIANTS
+from mushka.server.reviews import Reviews, seat_param
 from mushka.server.seating import OwnedElsewhere
 from mushka.server.sqlstore import SqlStore
 from mushka.server.store import NodeStore
@@ -157,6 +158,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
     # The address the server is announced under (--public-url) is its own, as friends see it.
     origins = (*cfg.allowed_origins, *((public_origin(cfg.public_url),) if cfg.public_url else ()))
     holder: dict[str, Lobby] = {}
+    reviews: dict[str, Reviews] = {}
 
     def lobby() -> Lobby:
         return holder["lobby"]
@@ -166,6 +168,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         used: NodeStore = store if store is not None else await asyncio.to_thread(
             lambda: SqlStore(cfg.database_url, sync=cfg.sqlite_sync))
         holder["lobby"] = lob = Lobby(cfg, used)
+        reviews["made"] = Reviews(lob.record, kind=cfg.bot_pool, nice=cfg.bot_nice)
         await lob.open()
         keeper: asyncio.Task[None] | None = None
         if cfg.tune_gc:
@@ -176,6 +179,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
             yield
         finally:
             await stop_task(keeper)
+            reviews["made"].shutdown()
             await lob.close()
             if store is None or close_store:
                 # Here, not after the server returns: uvicorn ends the process with the signal
@@ -354,6 +358,13 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         made = await lobby().replay(request.path_params["table_id"], request_lang(request))
         return Response(made, media_type="application/json")
 
+    async def get_review(request: Request) -> Response:
+        # P18: made in the reviews' own worker process and kept; a game being played is refused (P11).
+        limit_reads(request)
+        seat = seat_param(request.query_params.get("seat"))
+        reply = await reviews["made"].reply(request.path_params["table_id"][:32], seat, request_lang(request))
+        return json_reply(reply)
+
     async def get_rules(request: Request) -> Response:
         return json_reply(await lobby().rules(request.path_params["table_id"], request_lang(request)))
 
@@ -398,6 +409,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         Route("/api/ratings", guarded(ratings), methods=["GET"]),
         Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
         Route("/api/records/{table_id}/replay", guarded(get_replay), methods=["GET"]),
+        Route("/api/records/{table_id}/review", guarded(get_review), methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
     ]
     if cfg.web_dir is not None and (cfg.web_dir / "index.html").is_file():

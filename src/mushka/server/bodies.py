@@ -292,6 +292,53 @@ class Replay(Message):
     """``GameResult.to_json``."""
 
 
+class ReviewDecision(Message):
+    """One decision of the reviewed seat (P18): what was played, the expert's move, and what the
+    difference is worth (as ``mushka review --json`` gives it, with the actions in words)."""
+
+    deal: int
+    """The deal's number, from 1."""
+    index: int
+    """The action's place among the deal's actions, from 1: the replay's step ``index - 1`` is
+    the position the seat decided in."""
+    seat: int
+    phase: str
+    choice: str
+    """What was played, in the record's text form (``play 7H``)."""
+    best: str
+    """What the expert would have played."""
+    choice_words: str
+    best_words: str
+    loss: float
+    """Money the difference costs the seat on average (0 where the moves agree)."""
+    error: float
+    """The standard error of ``loss``."""
+    worlds: int
+    """Deals played out to measure it (0 where the moves agree)."""
+    costly: bool
+    """One of the three costliest decisions."""
+
+
+class ReviewReply(Message):
+    """``GET /api/records/{id}/review?seat=&lang=`` (P18): every decision of one seat in a
+    finished game against the expert level's."""
+
+    id: str
+    seat: int
+    players: int
+    seats: list[str]
+    lang: Lang
+    expert: str
+    """The level the decisions are measured against."""
+    decisions: list[ReviewDecision]
+    costliest: list[list[int]]
+    """``[deal, index]`` of the costliest decisions (at most three, none that cost 0), costliest first."""
+    differ: int
+    """Decisions where the move played was not the expert's."""
+    total: float
+    """The sum of the losses."""
+
+
 class VariantRating(Message):
     """One player's rating in one variant, on the familiar scale (1500 for a newcomer)."""
 
