@@ -1,4 +1,4 @@
-"""P18: the review of a finished game over HTTP is ``mushka review``'s, served once it is over."""
+"""P11: the review of a finished game over HTTP is ``mushka review``'s, served once it is over."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def finished_game(client: TestClient, **options: object) -> str:
     return table_id
 
 
-def test_p18_the_review_is_the_terminal_review_in_both_languages(tmp_path: Path) -> None:
+def test_p11_the_review_is_the_terminal_review_in_both_languages(tmp_path: Path) -> None:
     with running(tmp_path, bot_pool="thread") as client:
         table_id = finished_game(client)
         record = Record.loads(client.get(f"/api/records/{table_id}").text)
@@ -52,7 +52,7 @@ def test_p18_the_review_is_the_terminal_review_in_both_languages(tmp_path: Path)
         assert ReviewReply.model_validate(again) == got
 
 
-def test_p18_refusals_name_the_problem_and_the_rule(tmp_path: Path) -> None:
+def test_p11_refusals_name_the_problem_and_the_rule(tmp_path: Path) -> None:
     with running(tmp_path, bot_pool="thread") as client:
         # A game being played (a person who has not moved yet): refused, its record would show cards.
         made = create(client, variant="classic", seats=["me", "bot:random", "bot:random"], start=True)

@@ -359,7 +359,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         return Response(made, media_type="application/json")
 
     async def get_review(request: Request) -> Response:
-        # P18: made in the reviews' own worker process and kept; a game being played is refused (P11).
+        # Made in the reviews' own worker process and kept; a game being played is refused (P11).
         limit_reads(request)
         seat = seat_param(request.query_params.get("seat"))
         reply = await reviews["made"].reply(request.path_params["table_id"][:32], seat, request_lang(request))

@@ -293,7 +293,7 @@ class Replay(Message):
 
 
 class ReviewDecision(Message):
-    """One decision of the reviewed seat (P18): what was played, the expert's move, and what the
+    """One decision of the reviewed seat (P11): what was played, the expert's move, and what the
     difference is worth (as ``mushka review --json`` gives it, with the actions in words)."""
 
     deal: int
@@ -320,7 +320,7 @@ class ReviewDecision(Message):
 
 
 class ReviewReply(Message):
-    """``GET /api/records/{id}/review?seat=&lang=`` (P18): every decision of one seat in a
+    """``GET /api/records/{id}/review?seat=&lang=`` (P11): every decision of one seat in a
     finished game against the expert level's."""
 
     id: str

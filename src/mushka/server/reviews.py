@@ -1,4 +1,4 @@
-"""The review of a finished game for the web page (P18): one seat's decisions against the expert's.
+"""The review of a finished game for the web page (P11): one seat's decisions against the expert's.
 
 The work is :func:`mushka.bots.review.review`'s, the same as ``mushka review
 RECORD``: every decision of the seat, what the expert level would have
@@ -76,7 +76,7 @@ class Reviews:
         self._making: dict[tuple[str, int], asyncio.Task[Made]] = {}
 
     async def reply(self, table_id: str, seat: int, lang: Lang) -> ReviewReply:
-        """P18: the review of ``seat`` in the finished game of table ``table_id``, in ``lang``."""
+        """P11: the review of ``seat`` in the finished game of table ``table_id``, in ``lang``."""
         key = (table_id, seat)
         made = self._made.get(key)
         if made is None:
