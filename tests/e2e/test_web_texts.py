@@ -24,14 +24,40 @@ DYNAMIC = {
 
 def catalogue() -> dict[str, list[str]]:
     """texts.js read as JSON (its object literal has unquoted keys and trailing commas)."""
-    text = (WEB / "js" / "texts.js").read_text(encoding="utf-8")
+    data: dict[str, list[str]] = json.loads(catalogue_json((WEB / "js" / "texts.js").read_text(encoding="utf-8")))
+    return data
+
+
+def catalogue_json(text: str) -> str:
+    """The TEXTS object literal of a texts.js source as JSON text."""
     start = text.index("{", text.index("export const TEXTS"))
     body = text[start: text.rindex("}") + 1]
     body = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
     body = re.sub(r"(?m)^(\s*)([a-z0-9_]+):", r'\1"\2":', body)
-    body = re.sub(r",(\s*[\]}])", r"\1", body)
-    data: dict[str, list[str]] = json.loads(body)
-    return data
+    return re.sub(r",(\s*[\]}])", r"\1", body)
+
+
+def repeated_keys(text: str) -> list[str]:
+    """The keys a texts.js source defines more than once (the object keeps only the last)."""
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                repeated.append(key)
+            seen.add(key)
+        return dict(items)
+
+    json.loads(catalogue_json(text), object_pairs_hook=pairs)
+    return repeated
+
+
+def test_no_text_key_is_defined_twice():
+    """A key written twice in texts.js loses its first texts without a word: refused here."""
+    assert repeated_keys((WEB / "js" / "texts.js").read_text(encoding="utf-8")) == []
+    sample = 'export const TEXTS = {\n  a: ["A", "А"],\n  b: ["B", "Б"],\n  a: ["C", "В"],\n};\n'
+    assert repeated_keys(sample) == ["a"]
 
 
 def used_keys() -> set[str]:

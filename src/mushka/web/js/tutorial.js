@@ -12,7 +12,7 @@ import { short } from "./cards.js";
 import { h } from "./dom.js";
 import { t, withLang } from "./i18n.js";
 import { savedName } from "./store.js";
-import { toast } from "./ui.js";
+import { hideToast, toast } from "./ui.js";
 
 /** The player's moves, one a turn (as server/tutorial.py has them). */
 const MOVES = ["stand 6C 7C", "KH", "TD", "QH", "AS", "AH"];
@@ -51,27 +51,49 @@ export class Lesson {
   constructor(page) {
     this.page = page;
     this.introDone = false;
+    this.reminded = null;
   }
 
-  /** The step the game is at now. */
+  /**
+   * The step the game is at now.  A step's text tells what the others have just done, so it is
+   * shown only when they have done it: when it is the player's turn (as the page shows it, after
+   * the pause on a completed trick).  While the others play, the step of the player's last move
+   * stays, marked as done (`watching()`), and its text is replaced by "watch".
+   */
   step() {
-    const page = this.page;
-    const view = page.view;
+    const view = this.page.view;
     if (!view || !view.deal) return null;
     if ((view.history || []).length) return STEPS.length - 1;
     if (!this.introDone) return 0;
-    const deal = view.deal;
-    if (deal.phase === "declare") return 1;
-    // One play of the player's a trick: trick k (1..5) is step k + 1.
-    const mine = deal.trick.some(([s]) => s === page.seat);
-    const trick = deal.tricks.length + 1;
-    return Math.min(STEPS.length - 2, mine ? trick + 2 : trick + 1);
+    const done = this.movesDone();
+    return Math.min(STEPS.length - 2, this.myTurnNow() ? done + 1 : Math.max(1, done));
+  }
+
+  /** How many of the lesson's moves the player has made: the declaration, then one card a trick. */
+  movesDone() {
+    const page = this.page;
+    const deal = page.view.deal;
+    if (deal.phase === "play") return 1 + Math.max(0, 5 - (deal.hand || []).length);
+    return deal.phase === "declare" && deal.to_act === page.seat ? 0 : 1;
+  }
+
+  /** Whether the player is to move now, as the page shows it. */
+  myTurnNow() {
+    const page = this.page;
+    const deal = page.view && page.view.deal;
+    return !!(deal && page.shownModel(deal).myTurn && !page.view.result);
+  }
+
+  /** Whether the others are playing (the player's move of the step is made; the next waits). */
+  watching() {
+    const at = this.step();
+    return at !== null && at > 0 && at < STEPS.length - 1 && !this.myTurnNow();
   }
 
   /** The move the lesson expects now (null: none, or not the player's turn). */
   expected() {
     const at = this.step();
-    if (at === null) return null;
+    if (at === null || this.watching()) return null;
     const step = STEPS[at];
     return step.move === undefined ? null : MOVES[step.move];
   }
@@ -83,7 +105,13 @@ export class Lesson {
       return false;
     }
     const want = this.expected();
-    if (want === null || same(action, want)) return true;
+    if (want === null || same(action, want)) {
+      // The reminder was about this move: once it is made, the reminder goes (B3).
+      if (this.reminded) hideToast();
+      this.reminded = null;
+      return true;
+    }
+    this.reminded = want;
     toast(t("tut_not_now", { move: describe(want) }));
     return false;
   }
@@ -102,9 +130,18 @@ export class Lesson {
     const at = this.step();
     if (at === null) return null;
     const step = STEPS[at];
+    // A reminder of a move no longer expected (made, or the turn passed) is gone too.
+    if (this.reminded && this.reminded !== this.expected()) {
+      hideToast();
+      this.reminded = null;
+    }
     // Short names ("Фёдор", not "Фёдор · сильный"): the lesson speaks of people.
     const name = (s) => page.seatLabelOf(s).split(" · ")[0];
-    const text = t(step.key, { dealer: name(3), one: name(1), two: name(2) });
+    const watching = this.watching();
+    const deal = page.view.deal;
+    const who = deal.to_act !== null && deal.to_act !== undefined && deal.to_act !== page.seat ? name(deal.to_act) : null;
+    const text = !watching ? t(step.key, { dealer: name(3), one: name(1), two: name(2) })
+      : who ? t("tut_watch", { who }) : t("tut_watch_trick");
     const rules = h("span", { class: "tut-rules" }, t("tut_rules"), " ",
       step.rules.map((id) => h("button", { type: "button", class: "btn small rule-link", dataset: { key: `tut-rule-${id}` },
         text: id, onclick: () => page.openRule(id) })));
@@ -119,8 +156,8 @@ export class Lesson {
           onclick: () => startTutorial() }));
     }
     return h("div", { class: "panel lesson", role: "status", "aria-live": "polite",
-      dataset: { testid: "lesson", step: String(at), of: String(STEPS.length - 1) } },
-    h("strong", { class: "lesson-title", text: t("tut_step", { n: at + 1, of: STEPS.length }) }),
+      dataset: { testid: "lesson", step: String(at), of: String(STEPS.length - 1), watching: String(watching) } },
+    h("strong", { class: "lesson-title", text: t(watching ? "tut_step_done" : "tut_step", { n: at + 1, of: STEPS.length }) }),
     h("p", { text }),
     rules,
     buttons.length ? h("div", { class: "row" }, buttons) : null);

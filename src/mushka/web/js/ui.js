@@ -13,6 +13,12 @@ export function toast(text) {
   toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
 }
 
+/** Take the toast away now (what it said no longer holds). */
+export function hideToast() {
+  clearTimeout(toastTimer);
+  byId("toast").hidden = true;
+}
+
 /** Tell screen-reader users what happened (the visible page shows it already). */
 export function announce(text, urgent = false) {
   if (!text) return;
