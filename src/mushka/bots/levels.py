@@ -102,6 +102,18 @@ def describe_levels(lang: str = "en") -> list[dict[str, object]]:
     return [lv.describe(lang) for lv in LEVELS]
 
 
+def measured_spec(spec: str) -> str:
+    """``spec`` as the measurements play it: a search's time cap removed (``seconds=0``), so that
+    a result depends only on the seed, not on the machine's load; other specs unchanged."""
+    name, _, opts = spec.partition(":")
+    if name not in ("search", "ismcts"):
+        return spec
+    kept = [o for o in filter(None, opts.split(",")) if o.partition("=")[0] != "seconds"]
+    at = next((k + 1 for k, o in enumerate(kept) if o.partition("=")[0] == "iterations"), 0)
+    kept.insert(at, "seconds=0")
+    return f"{name}:{','.join(kept)}"
+
+
 def strongest_bot() -> str:
     """The bot spec of the strongest fair level (benchmarks and the default opponent use it)."""
     return LEVELS[-1].spec
