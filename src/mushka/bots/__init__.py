@@ -15,16 +15,21 @@ from mushka.bots.levels import (
     DEFAULT_LEVEL,
     LEVELS,
     Level,
+    LevelBot,
     default_opponent,
     describe_levels,
     level,
     level_ids,
+    level_table,
     levels,
+    make_table_bot,
+    offered_tables,
     opponent_title,
     strongest_bot,
     strongest_level,
 )
 
-__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "RESEARCH_ONLY", "Bot", "Level", "RandomBot", "default_opponent",
-           "describe_levels", "fair_bots", "level", "level_ids", "levels", "make_bot", "opponent_title", "play_deal",
-           "play_game", "register_bot", "strongest_bot", "strongest_level"]
+__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "RESEARCH_ONLY", "Bot", "Level", "LevelBot", "RandomBot",
+           "default_opponent", "describe_levels", "fair_bots", "level", "level_ids", "level_table", "levels",
+           "make_bot", "make_table_bot", "offered_tables", "opponent_title", "play_deal", "play_game",
+           "register_bot", "strongest_bot", "strongest_level"]

@@ -129,13 +129,20 @@ def decision_seed(deck: Sequence[Card], dealer: int, deal: int, index: int) -> i
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def expert_bot(level_id: str = EXPERT) -> SearchBot:
+def expert_bot(level_id: str = EXPERT, variant: str | None = None, players: int | None = None) -> SearchBot:
     """The bot of level ``level_id`` with its budget of playouts and no limit in seconds.
 
+    With a table (``variant`` and ``players``) it is the level's spec at that
+    table where that is a search (a level may play another spec at some
+    tables, docs/bots.md); else, and without a table, the level's own spec.
     A time limit would make the choice depend on the machine's speed; the
     review must give the same answer everywhere.
     """
-    spec = level(level_id).spec
+    lv = level(level_id)
+    spec = lv.spec
+    if variant is not None and players is not None:
+        at_table = lv.spec_for(variant, players)
+        spec = at_table if at_table.partition(":")[0] == "search" else spec  # the review measures with a search
     name, _, args = spec.partition(":")
     parts = [p for p in args.split(",") if p and not p.startswith("seconds=")]
     bot = make_bot(f"{name}:{','.join([*parts, 'seconds=0'])}")
@@ -233,7 +240,7 @@ def _review_spots(record_text: str, seat: int, wanted: Sequence[int], level_id: 
                   lang: str) -> list[Decision]:
     """The decisions of ``seat`` whose order numbers are in ``wanted`` (one worker's share)."""
     record = Record.loads(record_text)
-    bot = expert_bot(level_id)
+    bot = expert_bot(level_id, record.variant, record.players)
     keep = set(wanted)
     out = []
     for k, spot in enumerate(_spots(record, seat)):

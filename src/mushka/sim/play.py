@@ -37,6 +37,7 @@ from pathlib import Path
 
 from mushka.bots import Bot, RandomBot, make_bot
 from mushka.bots.heuristic import HeuristicBot
+from mushka.bots.levels import make_table_bot
 from mushka.bots.search import SearchBot
 from mushka.engine.events import Paid
 from mushka.errors import MushkaError
@@ -240,7 +241,8 @@ def play_job(table: Table, job: GameJob, *, max_deals: int | None = None, track:
     """Play the game of ``job`` at ``table`` and sum it up."""
     rules = table.rules()
     _check_count(len(job.bots), rules)
-    bots = [make_bot(bot_spec(label)) for label in job.bots]
+    # A level plays the spec measured for this table (docs/bots.md); other specs are as written.
+    bots = [make_table_bot(bot_spec(label), rules.variant, rules.players) for label in job.bots]
     kwargs: dict[str, object] = {}
     if rules.has_trumps and max_deals is not None:
         kwargs["max_deals"] = max_deals
