@@ -39,6 +39,7 @@ def config(tmp_path: Path, **overrides: Any) -> ServerConfig:
         "address_rate": 1e4, "address_burst": 10_000, "state_rate": 1e4, "state_burst": 10_000,
         "read_rate": 1e4, "read_burst": 10_000, "ws_per_address": 0,
         "bot_tables": 1000, "bot_tables_per_address": 1000,
+        "takeback_seconds": 0.0,  # P21's wait for a take-back is tested on its own
     }
     values.update(overrides)
     return ServerConfig(**values)

@@ -26,7 +26,7 @@ def test_the_document_has_examples_of_every_message() -> None:
             found[kind].append(json.loads(text)["type"])
     assert set(found["client"]) == set(protocol.CLIENT_TYPES)
     assert set(found["server"]) == {"welcome", "state", "update", "table", "presence", "error", "pong",
-                                       "clock", "chat", "hint", "resumed", "moved"}
+                                       "clock", "chat", "hint", "resumed", "moved", "taken_back"}
 
 
 @pytest.mark.parametrize(("kind", "text"), examples())

@@ -43,6 +43,9 @@ class CreateTable(Message):
     """P15: seconds per move, one of 0 (off), 15, 30, 60, 120; default: off at a table of one
     person and bots (practice) or of one caller holding every seat (a script), 60 where friends are
     invited (an ``open`` seat)."""
+    takeback: bool = False
+    """P21: the players may take back their last card although other people play (shown to
+    everybody at the table); at a table of one person and bots he always may."""
 
 
 class SeatToken(Message):
@@ -304,7 +307,7 @@ class ReviewDecision(Message):
     seat: int
     phase: str
     choice: str
-    """What was played, in the record's text form (``play 7H``)."""
+    """What was played, in the record's text form (``7H``, ``stand TS QC``)."""
     best: str
     """What the expert would have played."""
     choice_words: str

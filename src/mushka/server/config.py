@@ -26,6 +26,9 @@ class ServerConfig:
     """Seconds an absent player keeps his seat before a bot plays for him."""
     bot_delay: float = 0.7
     """Seconds a bot waits before acting, so that people can follow the game."""
+    takeback_seconds: float = 2.0
+    """P21: after a card its player may take back, the next bot waits at least this long
+    (counted from the card), so that a misplayed card can be taken back before it is answered."""
     default_bot: str | None = None
     """The bot for ``"bot"`` seats and absent players (None: heuristic if present, else random)."""
     bots: tuple[str, ...] | None = None

@@ -50,6 +50,7 @@ from mushka.server.protocol import (
     SetLang,
     SetSeat,
     Start,
+    TakeBack,
 )
 from mushka.server.ratelimit import TokenBucket
 from mushka.server.seating import OwnedElsewhere, TableMoved
@@ -308,6 +309,10 @@ class Connection:
         """P15: take the seat back from the bot that plays for it."""
         await self._table().social.back(self)
 
+    async def on_take_back(self, message: TakeBack) -> None:
+        """P21: take back the card just played, while nobody has acted after it."""
+        await self._table().take_back(self, message.id)
+
     async def on_chat(self, message: Chat) -> None:
         """P16: one line of table chat, within this connection's and this address's budgets."""
         mine = self.chat_bucket.allow()
@@ -346,6 +351,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     "listen": Connection.on_listen,
     "hint": Connection.on_hint,
     "ping": Connection.on_ping,
+    "take_back": Connection.on_take_back,
 }
 """The dispatch table: one handler per client message type (P2)."""
 

@@ -419,7 +419,7 @@ class Lobby:
         table = Table(
             self.services, table_id=table_id, rules=rules, seats=seats, host=host,
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
-            created=datetime.now(UTC), turn_seconds=seconds,
+            created=datetime.now(UTC), turn_seconds=seconds, takeback=request.takeback,
         )
         table.address = address[:64]
         await self._store_new(table)
@@ -460,7 +460,7 @@ class Lobby:
             again = Table(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
-                turn_seconds=table.turn_seconds,
+                turn_seconds=table.turn_seconds, takeback=table.takeback,
             )
             again.address, again.joined = table.address, table.joined
             await self._store_new(again)

@@ -153,6 +153,14 @@ class Back(Message):
     id: RequestId | None = None
 
 
+class TakeBack(Message):
+    """P21: the player takes back the card he has just played, while nobody has acted after
+    it (a ``taken_back`` and a whole ``state`` follow for everybody at the table)."""
+
+    type: Literal["take_back"]
+    id: RequestId | None = None
+
+
 class Chat(Message):
     """P16: a line of table chat: a quick ``phrase`` (an id of :data:`CHAT_PHRASES`) or free
     ``text`` (at most :data:`MAX_CHAT` characters), exactly one of the two.  A player's line
@@ -189,7 +197,8 @@ class Ping(Message):
 
 
 ClientMessage = Annotated[
-    Hello | Act | Resync | SetSeat | Start | Leave | Rematch | SetLang | Back | Chat | Listen | AskHint | Ping,
+    Hello | Act | Resync | SetSeat | Start | Leave | Rematch | SetLang | Back | Chat | Listen | AskHint | Ping
+    | TakeBack,
     Field(discriminator="type"),
 ]
 """Any message a client may send."""
@@ -198,7 +207,7 @@ CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 """Validates one decoded client message."""
 
 CLIENT_TYPES: Final = ("hello", "act", "resync", "set_seat", "start", "leave", "rematch", "lang", "back", "chat",
-                        "listen", "hint", "ping")
+                        "listen", "hint", "ping", "take_back")
 """The ``type`` of every client message."""
 
 
@@ -248,6 +257,9 @@ class TableInfo(Message):
     """The table of the rematch, once a player asked for one (same rules and seats)."""
     turn_seconds: int = 0
     """P15: seconds each person has per move (0: no turn timer)."""
+    takeback: bool = False
+    """P21: whether the players may take back their last card although other people play
+    (where every other seat is a bot, a player always may)."""
 
 
 class EventOut(Message):
@@ -407,6 +419,18 @@ class Error(Message):
     fatal: bool = False
 
 
+class TakenBack(Message):
+    """P21: a player took back the card he had just played; the whole ``state`` of the
+    position before it follows.  ``text`` says so in the connection's language."""
+
+    type: Literal["taken_back"] = "taken_back"
+    version: int
+    seat: int
+    action: str
+    """The card as the record writes it (``7H``)."""
+    text: str
+
+
 class Pong(Message):
     """The answer to ``ping``, with the table's current version: a client whose last
     message was lost sees that it is behind and sends ``resync`` (P7)."""
@@ -437,7 +461,8 @@ class Moved(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | State | Update | TableChanged | Presence | Error | Pong | Clock | ChatLine | Hint | Resumed | Moved,
+    Welcome | State | Update | TableChanged | Presence | Error | Pong | Clock | ChatLine | Hint | Resumed | Moved
+    | TakenBack,
     Field(discriminator="type"),
 ]
 """Any message the server sends."""

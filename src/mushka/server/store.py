@@ -135,6 +135,8 @@ class TableSnapshot:
     rating: str | None = None
     """How the ended game counts for the ratings (:meth:`GameRating.dumps`; None: stored before
     tables decided it)."""
+    takeback: bool = False
+    """P21: the players may take back their last card although other people play."""
     changed_ms: int = field(default=0, compare=False)
     """When the table's last change was stored (ms since 1970, UTC): a turn timer resumed
     after a failover counts the time since then."""

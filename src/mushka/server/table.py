@@ -58,6 +58,7 @@ from mushka.server.tableconnections import TableConnections
 from mushka.server.tablelobby import Build
 from mushka.server.tablesave import deal_json
 from mushka.server.tablesocial import TableSocial
+from mushka.server.takeback import TableTakeBack, Undoable, allowed, undoable, wait_left
 from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
 from mushka.server.views import Audience, ViewTracker
@@ -91,7 +92,7 @@ class Services:
 
 
 
-class Table(TableConnections):
+class Table(TableConnections, TableTakeBack):
     """One table; see the module docstring."""
 
     def __init__(
@@ -111,6 +112,7 @@ class Table(TableConnections):
         game: Game | None = None,
         finished: datetime | None = None,
         turn_seconds: int = 0,
+        takeback: bool = False,
     ) -> None:
         """A table in the state given (new, or rebuilt from storage)."""
         self.services: Services = services
@@ -170,6 +172,10 @@ class Table(TableConnections):
         self._unjoined: asyncio.Task[None] | None = None
         self.unrated: str | None = None
         """Why the table's game will not be rated whatever happens (``tutorial``), if so."""
+        self.takeback = takeback
+        """P21: the players may take back their last card although other people play."""
+        self.undoable: Undoable | None = None
+        """P21: the card that may be taken back now (see :mod:`mushka.server.takeback`)."""
 
     # --- building ----------------------------------------------------------------------
 
@@ -198,7 +204,7 @@ class Table(TableConnections):
         table = cls(services, table_id=snap.id, rules=rules, seats=seats, host=snap.host,
                     autostart=snap.autostart, listed=snap.listed, title=snap.title, created=snap.created,
                     version=snap.version, status=status, game=game, finished=snap.finished,
-                    turn_seconds=snap.turn_seconds)
+                    turn_seconds=snap.turn_seconds, takeback=snap.takeback)
         if status == "playing" and game is None:
             raise TypeError(f"table {snap.id}: playing but no record is stored")
         if game is not None and not snap.deals:
@@ -238,7 +244,7 @@ class Table(TableConnections):
             seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
             names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
-            next_id=self.next, address=self.address, joined=self.joined,
+            next_id=self.next, address=self.address, joined=self.joined, takeback=self.takeback,
         )
 
     def names_by_lang(self) -> list[list[str]]:
@@ -280,7 +286,7 @@ class Table(TableConnections):
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
             invite=f"/?table={self.id}", version=self.announced if version is None else version,
             created=self.created.isoformat(),
-            result=result, next=self.next, turn_seconds=self.turn_seconds,
+            result=result, next=self.next, turn_seconds=self.turn_seconds, takeback=self.takeback,
         )
 
     @property
@@ -395,12 +401,17 @@ class Table(TableConnections):
                 # §4: named as the engine names it: N2 for a bad card code, else the rule of
                 # the phase that asked for an action (C7, C13, K7, K11).
                 raise ProtocolError(exc.code, rule=exc.rule, problem=EngineText(exc)) from None
+            picks, finished = len(self.game.deal.picks), len(self.game.finished)
             try:
                 await self._apply(client.seat, action)
             except IllegalActionError as exc:
                 # Told to the player in words: his action, the reason, whose turn it is by name.
                 raise refusal(exc, self.names_by_lang()) from None
             seat.own_moves += 1
+            if not self.scripted and allowed(self.seats, seat.index, self.takeback):
+                # P21: his card may be taken back until somebody acts after it.
+                self.undoable = undoable(self.game, seat.index, self.version, action, picks=picks,
+                                         finished=finished)
 
     async def _apply(self, seat: int, action: Action) -> None:
         """Apply one action (the lock is held); raises, changing nothing, if it is illegal."""
@@ -409,6 +420,7 @@ class Table(TableConnections):
         deal, finished = game.deal, len(game.finished)
         picks = len(deal.picks)
         events = game.apply(action, seat)
+        self.undoable = None  # P21: an action after a card closes its take-back
         self.ply += 1
         self.version += 1
         update = self._update_message(seat, events)
@@ -482,6 +494,10 @@ class Table(TableConnections):
             version = self.version
             if self.config.bot_delay > 0:
                 await asyncio.sleep(self.config.bot_delay)
+            # P21: a card that may be taken back is not answered before its window is over.
+            left = wait_left(self.undoable, version, self.config.takeback_seconds)
+            if left > 0:
+                await asyncio.sleep(left)
             if self.version != version or self._bot_turn() != seat:
                 continue
             # In the shared, bounded pool: however many tables bots play at, they
