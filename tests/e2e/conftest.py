@@ -35,7 +35,7 @@ SPEED_SCRIPT = """try { const p = JSON.parse(localStorage.getItem("mushka.prefs"
 class LiveServer:
     """``mushka serve`` in a thread of the test process."""
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, **overrides: Any) -> None:
         import uvicorn
 
         from mushka.server import ServerConfig, create_app
@@ -46,6 +46,8 @@ class LiveServer:
             default_bot="random", http_rate=100.0, http_burst=500, rate=200.0, burst=500,
             tune_gc=False,  # the server shares the test process; its collector is left alone
             turn_choices=(0, 3, 15, 30, 60, 120),  # 3 s: a turn timer a test can see run out
+            takeback_seconds=0.0,  # P21's wait for a take-back only where a test asks for it
+            **overrides,
         )
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
