@@ -140,7 +140,7 @@ add_texts({
                                   "Игра {number} из {of}: сдаёт {dealer}."),
     "event.RecordsWritten": ("Records: {records}.", "Записи: {records}."),
     "event.GameEnded": ("Game over: {winner} wins; money: {money}.",
-                        "Игра окончена: выиграл {winner}; деньги: {money}."),
+                        "Игра окончена, победа: {winner}; деньги: {money}."),
     "event.GameEnded.shared": ("Game over: the pot is shared; money: {money}.",
                                "Игра окончена: касса поделена; деньги: {money}."),
 })

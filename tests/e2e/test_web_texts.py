@@ -143,3 +143,17 @@ def test_plain_rule_help_names_real_rules_in_both_languages():
         assert rule in ids, rule
         assert not re.search(r"[А-Яа-яЁё]", en.replace("мушка", "").replace("ремиз", "")), rule
         assert re.search(r"[А-Яа-яЁё]", ru), rule
+
+
+def test_no_russian_text_guesses_a_players_gender():
+    """Issue B8: beside a player's name the page's Russian uses the present tense or a noun, never a
+    past tense that must agree with the player's gender (tests/unit/test_russian_names.py)."""
+    names = re.compile(r"\{(name|who|one|two|dealer|winner|seat)\}")
+    past = re.compile(r"(?<![а-яё])[а-яё]+(?:ил|ал|ял|ел|ёл|ёс|ул|ыл|ла|лся|лась)(?![а-яё])", re.IGNORECASE)
+    found = {key: past.findall(ru) for key, (_, ru) in catalogue().items() if names.search(ru)}
+    found = {k: v for k, v in found.items() if v}
+    assert not found, f"past tense beside a player's name: {found}"
+    # The page's words for a seat's state stand beside a name too.
+    texts = catalogue()
+    for key in ("offline", "went_out", "not_declared", "chat_phrase_oops"):
+        assert not past.findall(texts[key][1]), (key, texts[key][1])

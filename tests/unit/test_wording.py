@@ -49,7 +49,7 @@ def test_events_name_the_players_and_count_in_words() -> None:
     assert Declared(seat=1, stand=True, count=1).describe("en", names) == "Boris stands and exchanges 1 card."
     assert Declared(seat=2, stand=True, count=3).describe("ru", names) == "Игрок 2 играет и прикупает 3 карты."
     assert CardTaken(taker=0, owner=1, card=None).describe("en", names) == "Anna takes a card from Boris's group."
-    assert CardTaken(taker=0, owner=1, card=None).describe("ru", names) == "Anna берёт карту; группу объявил Boris."
+    assert CardTaken(taker=0, owner=1, card=None).describe("ru", names) == "Anna берёт карту; группа объявлена: Boris."
     trick = TrickTaken(seat=1, number=2, cards=((0, Card("KH")), (1, Card("AH"))), suit=Card("KH").suit,
                        privileged=False)
     assert trick.describe("en", names) == "Trick 2 to Boris: K♥ (Anna), A♥ (Boris)."

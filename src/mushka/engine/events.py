@@ -401,7 +401,10 @@ class DealEnded(Event):
 
 
 # "{seat}" reads "seat 2" / "игрок 2" or the player's name, always where Russian needs the
-# nominative (a name does not decline): see engine/wording.py.
+# nominative (a name does not decline): see engine/wording.py.  Nor does a sentence guess
+# the player's gender from a name: a Russian verb beside a name is in the present tense
+# ("берёт", "выигрывает"), which has none, or the sentence is built round a noun
+# ("группа объявлена: Варя"), never a past tense that must agree ("объявил/объявила").
 add_texts({
     "event.Dealt": ("{dealer} deals; {talon} cards in the talon.",
                     "{dealer} сдаёт; в прикупе {talon} карт."),
@@ -427,7 +430,7 @@ add_texts({
     "event.TookTurnup.hidden": ("{seat} (dealer) takes {card} and discards a card.",
                                 "{seat} (сдающий) берёт {card} и сбрасывает карту."),
     "event.CardTaken.hidden": ("{taker} takes a card from {owner}'s group.",
-                               "{taker} берёт карту; группу объявил {owner}."),
+                               "{taker} берёт карту; группа объявлена: {owner}."),
     "event.GroupSettled.hidden": ("{owner} gets {returned} back and draws {drawn_count}.",
                                   "{owner}: возвращено {returned}, прикуплено {drawn_count}."),
     "event.Discarded.hidden": ("{seat} discards a card.", "{seat} сбрасывает карту."),
@@ -441,7 +444,7 @@ add_texts({
                         "{seat} выигрывает мушку и берёт записи; сдача остановлена."),
     "event.AllPassed": ("Everybody passed.", "Все спасовали."),
     "event.LoneTakesAll": ("{seat} stands alone and takes all {tricks} tricks.",
-                           "{seat} играет один и берёт все {tricks} взяток."),
+                           "{seat} играет в одиночку и берёт все {tricks} взяток."),
     "event.PlayStarted": ("Trick play: {leader} leads; playing: {players}.",
                           "Розыгрыш: первым ходит {leader}; играют: {players}."),
     "event.Played": ("{seat} plays {card}.", "{seat} кладёт {card}."),
@@ -452,7 +455,7 @@ add_texts({
     "event.GroupDeclared": ("{seat} declares {count_cards} of one suit and lays them face down.",
                             "{seat} объявляет {count_cards} одной масти и кладёт их крапом вверх."),
     "event.CardTaken": ("{taker} takes a card ({card}) from {owner}'s group.",
-                        "{taker} берёт карту ({card}); группу объявил {owner}."),
+                        "{taker} берёт карту ({card}); группа объявлена: {owner}."),
     "event.GroupSettled": (
         "{owner} gets {returned} back and draws {drawn_count} ({drawn}); taken: {taken}.",
         "{owner}: возвращено {returned}, прикуплено {drawn_count} ({drawn}); взяты: {taken}.",
@@ -467,7 +470,7 @@ add_texts({
                              "{seat} пасует, имея масть, и платит ремиз {penalty}."),
     "event.TakenBack": ("Nobody covered {card}: {seat} takes it back; {next_leader} leads.",
                         "На {card} никто не дал карты: {seat} берёт её обратно; ходит {next_leader}."),
-    "event.WentOut": ("{seat} has no cards left.", "{seat} снёс все карты."),
+    "event.WentOut": ("{seat} has no cards left.", "{seat}: карт на руке больше нет."),
     "event.Deadlock": ("Four leads in a row were taken back: the game ends with nobody out.",
                        "Четыре хода подряд взяты обратно: игра окончена, никто не вышел."),
     "event.Paid.in": ("{seat} pays {amount} into the pot ({reason}).",

@@ -146,12 +146,12 @@ class DealResult:
 
 add_texts({
     "result.mushka": ("{seat} won the mushka; the deal stopped.",
-                      "{seat} выиграл мушку; сдача остановлена."),
+                      "{seat} выигрывает мушку; сдача остановлена."),
     "result.all_passed": ("everybody passed.", "все спасовали."),
     "result.trump": ("tricks: {tricks}; records: {records}.", "взятки: {tricks}; записи: {records}."),
     "result.flush": ("Flush paid to {seat}.", "За одномастные карты получает {seat}."),
     "result.kopilka": ("tricks: {tricks}; {out} went out first; money: {money}; pot {pot}.",
-                       "взятки: {tricks}; первым снёс карты {out}; деньги: {money}; касса {pot}."),
+                       "взятки: {tricks}; без карт раньше всех: {out}; деньги: {money}; касса {pot}."),
     "result.deadlock": ("tricks: {tricks}; deadlock, nobody went out; money: {money}; pot {pot}.",
                         "взятки: {tricks}; тупик, никто не вышел; деньги: {money}; касса {pot}."),
 })

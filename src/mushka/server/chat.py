@@ -180,7 +180,7 @@ add_texts({
     "chat.phrase.nice_trick": ("Nice trick!", "Красивая взятка!"),
     "chat.phrase.thanks": ("Thanks!", "Спасибо!"),
     "chat.phrase.sorry": ("Sorry!", "Извините!"),
-    "chat.phrase.oops": ("Oops, misclick.", "Ой, не туда нажал."),
+    "chat.phrase.oops": ("Oops, misclick.", "Ой, не та кнопка."),
     "chat.phrase.one_moment": ("One moment, please.", "Минутку, пожалуйста."),
     "chat.phrase.bye": ("Bye, thanks for the game!", "Пока, спасибо за игру!"),
     "server.error.chat_empty": ("a chat line needs some text", "в строке чата нет текста"),
