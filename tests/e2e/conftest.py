@@ -41,14 +41,14 @@ class LiveServer:
         from mushka.server import ServerConfig, create_app
         from mushka.server.protocol import MAX_MESSAGE_BYTES
 
-        config = ServerConfig(
-            database_url=f"sqlite:///{db_path}", bot_delay=BOT_DELAY, grace=60.0,
-            default_bot="random", http_rate=100.0, http_burst=500, rate=200.0, burst=500,
-            tune_gc=False,  # the server shares the test process; its collector is left alone
-            turn_choices=(0, 3, 15, 30, 60, 120),  # 3 s: a turn timer a test can see run out
-            takeback_seconds=0.0,  # P21's wait for a take-back only where a test asks for it
-            **overrides,
-        )
+        settings: dict[str, Any] = {
+            "database_url": f"sqlite:///{db_path}", "bot_delay": BOT_DELAY, "grace": 60.0,
+            "default_bot": "random", "http_rate": 100.0, "http_burst": 500, "rate": 200.0, "burst": 500,
+            "tune_gc": False,  # the server shares the test process; its collector is left alone
+            "turn_choices": (0, 3, 15, 30, 60, 120),  # 3 s: a turn timer a test can see run out
+            "takeback_seconds": 0.0,  # P21's wait for a take-back only where a test asks for it
+        }
+        config = ServerConfig(**{**settings, **overrides})
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))

@@ -29,6 +29,7 @@ export class LobbyPage {
     this.name = savedName();
     this.bot = null;
     this.listed = true;
+    this.takeback = false;
     this.values = {};
     this.formError = null;
     this.busy = false;
@@ -169,7 +170,12 @@ export class LobbyPage {
           h("button", { type: "button", class: "btn", disabled: this.busy, dataset: { key: "create-table" },
             text: t("create_for_friends"), onclick: () => this.create(false) }),
           h("label", {}, h("input", { type: "checkbox", checked: this.listed,
-            onchange: (e) => { this.listed = e.target.checked; } }), " ", t("list_in_lobby"))),
+            onchange: (e) => { this.listed = e.target.checked; } }), " ", t("list_in_lobby")),
+          // P21: with friends a card once played stays played unless the table allows taking it back
+          // (against bots a player always may).
+          h("label", { title: t("allow_takeback_title") }, h("input", { type: "checkbox", checked: this.takeback,
+            dataset: { key: "allow-takeback" }, onchange: (e) => { this.takeback = e.target.checked; } }),
+          " ", t("allow_takeback"))),
         h("div", { class: "row quick-row" },
           h("button", { type: "button", class: "btn primary", disabled: this.busy || this.quick.active,
             dataset: { key: "quick-match" }, text: t("quick_match"), onclick: () => this.quickMatch(info, players) }),
@@ -246,6 +252,7 @@ export class LobbyPage {
       name: name || null, start: now, listed: this.listed,
     };
     if (this.turnSeconds !== null) request.turn_seconds = this.turnSeconds;
+    if (this.takeback && !now) request.takeback = true;
     this.busy = true;
     this.formError = null;
     this.render();

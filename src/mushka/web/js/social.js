@@ -61,6 +61,7 @@ export const socialMethods = {
     return h("div", { class: "social-bar" },
       seconds ? h("span", { class: "badge", dataset: { testid: "timer-setting" }, title: t("timer_title"),
         text: timerWords(seconds) }) : null,
+      this.takeBackBadge(),
       this.clock.element(this.table, this.seat),
       ...standInNotices(this.table, this.seat, () => this.lobbyCommand({ type: "back" })),
       hintBox(this, myTurn));

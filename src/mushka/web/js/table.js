@@ -31,6 +31,7 @@ import { panelMethods } from "./panels.js";
 import { resultMethods } from "./tableresults.js";
 import { waitingMethods } from "./tablewait.js";
 import { socialMethods } from "./social.js";
+import { takeBackMethods } from "./takeback.js";
 
 const TABS = ["score", "last", "log", "rules"];
 
@@ -146,6 +147,9 @@ export class TablePage {
       case "table":
         this.table = msg.table;
         break;
+      case "taken_back":
+        this.takenBack(msg);
+        return; // the whole state of before the card follows at once
       case "presence":
         if (this.table) {
           const bySeat = new Map(msg.seats.map((s) => [s.seat, s]));
@@ -198,6 +202,7 @@ export class TablePage {
     if (sound) playSound(sound);
     this.log.push(...msg.events);
     if (msg.seat !== null && msg.seat === this.seat) {
+      this.noteOwnUpdate(msg);
       this.pending = null;
       this.refusal = null;
       this.selected.clear();
@@ -275,6 +280,7 @@ export class TablePage {
     this.refusal = null;
     // The player's own move ends the pause on the last trick: his card is the news.
     this.held = null;
+    this.noteOwnAction(action);
     this.pending = this.conn.act(action);
     if (this.pending === null) toast(t("not_connected"));
     this.render();
@@ -554,7 +560,7 @@ export class TablePage {
     const main = [felt];
     if (view.result) main.push(this.resultBanner(view));
     if (this.lesson) main.push(this.lesson.box());
-    if (this.seat !== null) main.push(this.myArea(deal, model));
+    if (this.seat !== null) main.push(this.myArea(deal, model), this.takeBackButton());
     else main.push(h("p", { class: "hint", text: t("watching_hint") }));
     main.push(this.socialBar(!!(model.myTurn && !view.result)));
     return h("div", { class: "table-layout" },
@@ -595,7 +601,7 @@ export class TablePage {
 
 // The page's drawing is split by part of the page (each module adds its methods).
 Object.assign(TablePage.prototype, feltMethods, handMethods, panelMethods, resultMethods, waitingMethods,
-  socialMethods);
+  socialMethods, takeBackMethods);
 
 /**
  * The view after an `update`: its `view` holds only what changed (protocol 2):
