@@ -161,7 +161,12 @@ def test_p16_a_too_long_or_too_fast_chat_is_refused_in_words(open_page, live_ser
         page.locator("[data-testid=phrase-thanks]").click()
         if n < 5:
             expect(page.locator("[data-testid=chat-line]")).to_have_count(n + 1)
-    expect(page.locator("[data-testid=chat-error]")).to_contain_text("P16: слишком много строк чата")
+    # B10: words, not the rule's id; the id is one click away.
+    error = page.locator("[data-testid=chat-error]")
+    expect(error).to_contain_text("слишком много строк чата")
+    assert "P16" not in error.inner_text()
+    error.locator("[data-testid=rule-note] summary").click()
+    expect(error.locator("[data-testid=rule-note]")).to_contain_text("правило сервера P16")
     assert not page_errors
 
 

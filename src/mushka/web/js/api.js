@@ -2,11 +2,13 @@
 // the option list for the new-table form, and finished games' records.
 
 import { lang } from "./i18n.js";
+import { plainMessage } from "./ruleword.js";
 
-/** An HTTP refusal: `code`, `rule` and `message` come from the server's ErrorReply. */
+/** An HTTP refusal: `code`, `rule` and `message` come from the server's ErrorReply (the message in
+ *  words, without the rule's id the server put in front: that stays in `rule`). */
 export class ApiError extends Error {
   constructor(status, code, rule, message) {
-    super(message);
+    super(plainMessage(message, rule));
     this.status = status;
     this.code = code;
     this.rule = rule;

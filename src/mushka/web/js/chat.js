@@ -16,6 +16,7 @@ import { t } from "./i18n.js";
 
 export const PHRASES = ["hello", "good_luck", "good_game", "well_played", "nice_trick", "thanks", "sorry",
   "oops", "one_moment", "bye"];
+import { ruleNote } from "./ruleword.js";
 const MAX_LINES = 100;
 const MUTE_KEY = "mushka.muted";
 
@@ -62,12 +63,13 @@ export class ChatBox {
     this.drawLines();
   }
 
-  /** A refusal of a line (P16): shown under the box. */
-  refused(message) {
+  /** A refusal of a line (P16): its words shown under the box, the rule's id one click away. */
+  refused(message, rule = null) {
     this.error = message;
     this.drawFrame(true);
   }
 
+    this.errorRule = rule;
   sendText() {
     const text = this.input.value.trim();
     if (!text) return;
@@ -107,7 +109,8 @@ export class ChatBox {
           text: t("chat_send"), onclick: () => this.sendText() })),
       phrases,
       listen,
-      this.error ? h("p", { class: "error-text", role: "alert", dataset: { testid: "chat-error" }, text: this.error }) : null,
+      this.error ? h("p", { class: "error-text", role: "alert", dataset: { testid: "chat-error" } },
+        this.error, " ", ruleNote(this.errorRule)) : null,
       muted.length ? h("p", { class: "muted chat-muted" }, t("chat_muted"), " ",
         muted.map((n) => h("button", { type: "button", class: "btn small", dataset: { testid: "unmute" },
           title: t("chat_unmute"), text: `${n} ✕`, onclick: () => this.unmute(n) }))) : null);

@@ -10,6 +10,7 @@ import { isGameRule } from "./rulesinfo.js";
 import { prefs } from "./store.js";
 import { seatLabel } from "./seats.js";
 import { toast } from "./ui.js";
+import { ruleNote } from "./ruleword.js";
 import { normaliseOrder, optionDefault } from "./tableinfo.js";
 
 /** The table page's own seat (methods of TablePage). */
@@ -202,6 +203,6 @@ export const handMethods = {
       h("strong", { text: t("refused") }), " ", h("span", { text: this.refusal.message }), " ",
       known ? h("button", { type: "button", class: "btn small", dataset: { key: "see-rule" },
         text: t("see_rule", { rule }),
-        onclick: () => { this.highlightRule = rule; this.highlightScrolled = null; this.showTab("rules"); } }) : null);
+        onclick: () => { this.highlightRule = rule; this.highlightScrolled = null; this.showTab("rules"); } }) : ruleNote(rule));
   },
 };

@@ -12,6 +12,7 @@ import { savedName, saveName } from "./store.js";
 import { QuickMatch } from "./quickmatch.js";
 import { leaderboard } from "./stats.js";
 import { timerWords } from "./timer.js";
+import { ruleNote } from "./ruleword.js";
 
 // P15: the timer a table for friends proposes (practice tables have none unless asked).
 const FRIENDS_TIMER = 60;
@@ -163,7 +164,8 @@ export class LobbyPage {
         strongest ? h("p", { class: "muted small", dataset: { testid: "default-level" },
           text: t("default_level_note", { level: botChoice(strongest) }) }) : null,
         this.optionsBlock(info),
-        h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" }, text: this.formError || "" }),
+        h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" } }, this.formError || "",
+          this.formError && this.formRule ? [" ", ruleNote(this.formRule)] : null),
         h("div", { class: "row" },
           h("button", { type: "submit", class: "btn primary", disabled: this.busy, dataset: { key: "play-now" },
             text: t("play_now") }),
@@ -263,6 +265,7 @@ export class LobbyPage {
     } catch (err) {
       this.busy = false;
       this.formError = err instanceof ApiError ? err.message : String(err);
+      this.formRule = err instanceof ApiError ? err.rule : null;
       this.render();
       const box = this.root.querySelector("[data-testid=form-error]");
       if (box) box.scrollIntoView({ block: "nearest" });

@@ -10,6 +10,7 @@ import { onLangChange, t } from "./i18n.js";
 import { ChatBox } from "./chat.js";
 import { hintBox } from "./hint.js";
 import { TurnClock, standInNotices, timerWords } from "./timer.js";
+import { plainMessage } from "./ruleword.js";
 
 export const socialMethods = {
   /** Set up the clock and the chat box (once, on the first use). */
@@ -44,7 +45,7 @@ export const socialMethods = {
         return true;
       case "error":
         if (typeof msg.code === "string" && msg.code.startsWith("chat_")) {
-          this.chat.refused(msg.message);
+          this.chat.refused(plainMessage(msg.message, msg.rule), msg.rule);
           return null; // handled here; not a refusal of a move
         }
         if (msg.code === "hint_humans" || msg.code === "hint_turn") this.suggestionAsked = null;

@@ -23,6 +23,7 @@ import { announce, toast } from "./ui.js";
 import { isTutorial, Lesson } from "./tutorial.js";
 import { capture, chime, finishAll, motionMode, play, SPEEDS, setSpeed, speedSetting, trickPauseMs } from "./motion.js";
 import { variantTitle } from "./tableinfo.js";
+import { plainMessage } from "./ruleword.js";
 import { DECKS, setLook, THEMES } from "./looks.js";
 import { playSound, soundFor } from "./sound.js";
 import { feltMethods } from "./felt.js";
@@ -110,7 +111,7 @@ export class TablePage {
       // the table is gone); forget it and watch instead.
       forgetToken(this.tableId);
       this.token = null;
-      toast(error ? error.message : t("token_unknown"));
+      toast(error ? plainMessage(error.message, error.rule) : t("token_unknown"));
       this.connect();
       return;
     }
@@ -263,7 +264,7 @@ export class TablePage {
   applyError(msg) {
     if (msg.id !== undefined && msg.id !== null && msg.id === this.pending) this.pending = null;
     if (msg.fatal) return;
-    this.refusal = { message: msg.message, rule: msg.rule, code: msg.code };
+    this.refusal = { message: plainMessage(msg.message, msg.rule), rule: msg.rule, code: msg.code };
     announce(msg.message, true);
   }
 
