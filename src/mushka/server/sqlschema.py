@@ -320,6 +320,109 @@ class SignInLimitRow(Base):
     blocked_until_ms: Mapped[int] = mapped_column(BigInteger, index=True)
 
 
+class FriendRow(Base):
+    """A friendship between two accounts, asked for by one (see :mod:`mushka.server.friends`).
+
+    One row per pair, in the direction it was asked: ``pending`` until the other accepts
+    (then ``accepted``); a declined or removed friendship is deleted."""
+
+    __tablename__ = "mushka_friends"
+
+    from_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
+    )
+    to_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True, index=True,
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    """``pending`` or ``accepted``."""
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class FriendCodeRow(Base):
+    """The code of an account's friend link (``/?friend=CODE``): whoever opens it, signed in,
+    becomes its owner's friend.  A new code replaces the old one (the old link stops working)."""
+
+    __tablename__ = "mushka_friend_codes"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
+    )
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class HideRow(Base):
+    """One account mutes or blocks another (see :mod:`mushka.server.abuse`): a muted player's
+    chat lines are not sent to the owner at any table; a blocked one's neither, and he can
+    no longer ask the owner to be friends or invite him."""
+
+    __tablename__ = "mushka_hides"
+
+    owner_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
+    )
+    target_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True, index=True,
+    )
+    kind: Mapped[str] = mapped_column(String(8))
+    """``mute`` or ``block``."""
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class ReportRow(Base):
+    """A chat line somebody reported, kept for the operator (``mushka reports``)."""
+
+    __tablename__ = "mushka_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    """Not a foreign key: a report outlives the table's rows."""
+    line_at: Mapped[str] = mapped_column(String(40))
+    """When the line was said (ISO 8601, as the chat sent it)."""
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    speaker: Mapped[str] = mapped_column(String(64))
+    """The name the line was said under."""
+    speaker_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The speaker's account, if he was signed in."""
+    text: Mapped[str] = mapped_column(Text)
+    reporter_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    reporter_address: Mapped[str] = mapped_column(String(64))
+    created_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class PresenceRow(Base):
+    """An account seen by one process: at a table (``table_id``), or on a page with no table
+    (``''``); refreshed while its connection or its page is open.  Online: seen lately."""
+
+    __tablename__ = "mushka_presence"
+
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
+    )
+    node: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class NoticeRow(Base):
+    """Something to tell an account the next time its page asks: an invitation to a table, a
+    friend request, an accepted one."""
+
+    __tablename__ = "mushka_notices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    to_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), index=True,
+    )
+    from_id: Mapped[str] = mapped_column(String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    """``invite``, ``friend_request`` or ``friend_accepted``."""
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    seen: Mapped[bool] = mapped_column(Boolean)
+
+
 # --- database URLs --------------------------------------------------------------------------
 
 
