@@ -7,6 +7,8 @@
 // `currentColor`, so the page's styles colour the suits (red and black, or
 // the four-colour deck of the settings) and the dark theme.
 
+import { russianFace } from "./cardface_ru.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 /** The four suit symbols, each drawn in a 100 × 100 box (centre 50, 50). */
@@ -23,7 +25,7 @@ const SUIT_PATHS = {
 /** Pip centres of the number cards (x, y, upside down) in the 100 × 140 face. */
 const L = 36;
 const R = 64;
-const PIPS = {
+export const PIPS = {
   2: [[50, 30], [50, 110, 1]],
   3: [[50, 30], [50, 70], [50, 110, 1]],
   4: [[L, 30], [R, 30], [L, 110, 1], [R, 110, 1]],
@@ -34,9 +36,10 @@ const PIPS = {
   9: [[L, 30], [R, 30], [L, 57], [R, 57], [50, 70], [L, 83, 1], [R, 83, 1], [L, 110, 1], [R, 110, 1]],
   10: [[L, 30], [R, 30], [50, 44], [L, 57], [R, 57], [L, 83, 1], [R, 83, 1], [50, 96, 1], [L, 110, 1], [R, 110, 1]],
 };
-const NUMBER = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10 };
+export const NUMBER = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10 };
 
-function node(name, attrs = {}, ...children) {
+/** An SVG element `name` with `attrs` and `children`. */
+export function node(name, attrs = {}, ...children) {
   const el = document.createElementNS(NS, name);
   for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
   for (const child of children) if (child) el.appendChild(child);
@@ -50,7 +53,8 @@ export function suitShape(suit, x, y, size, flip = false) {
   return node("path", { d: SUIT_PATHS[suit], transform: `${turn} translate(${x - size / 2} ${y - size / 2}) scale(${s})`.trim() });
 }
 
-function index(rankText, suit) {
+/** The corner index: the rank as printed over the suit (the top left one; turn it for the other). */
+export function index(rankText, suit) {
   const wide = rankText.length > 1;
   return node("g", { class: "card-index" },
     node("text", { x: 13, y: 29, "text-anchor": "middle", "font-size": wide ? 25 : 30, "font-weight": 700,
@@ -63,6 +67,9 @@ function index(rankText, suit) {
  * `rankText` the rank as the page prints it ("10", "К", "Q"…), `suit` its suit letter.
  */
 export function cardFace(rank, rankText, suit) {
+  if (typeof document !== "undefined" && document.documentElement.dataset.face === "russian") {
+    return russianFace(rank, suit);
+  }
   const parts = [index(rankText, suit)];
   const bottom = index(rankText, suit);
   bottom.setAttribute("transform", "rotate(180 50 70)");

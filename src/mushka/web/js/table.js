@@ -24,7 +24,7 @@ import { isTutorial, Lesson } from "./tutorial.js";
 import { capture, chime, finishAll, motionMode, play, SPEEDS, setSpeed, speedSetting, trickPauseMs } from "./motion.js";
 import { variantTitle } from "./tableinfo.js";
 import { plainMessage } from "./ruleword.js";
-import { DECKS, setLook, THEMES } from "./looks.js";
+import { DECKS, FACES, setLook, THEMES } from "./looks.js";
 import { playSound, soundFor } from "./sound.js";
 import { feltMethods } from "./felt.js";
 import { handMethods } from "./hand.js";
@@ -534,11 +534,12 @@ export class TablePage {
         values.map((v) => h("option", { value: v, text: t(`${name}_${v}`), selected: v === current }))));
     const theme = choice("theme", t("pref_theme"), THEMES, THEMES.includes(p.theme) ? p.theme : "auto");
     const deck = choice("deck", t("pref_deck"), DECKS, p.deck === "four" ? "four" : "two");
+    const face = choice("face", t("pref_face"), FACES, p.face === "russian" ? "russian" : "plain");
     return h("details", { class: "prefs", open: this.prefsOpen || null,
       ontoggle: (e) => { this.prefsOpen = e.target.open; } },
     h("summary", { class: "btn small", dataset: { key: "prefs" }, text: t("table_settings") }),
     h("div", { class: "prefs-body" }, speed, reduced, box("autoplay", t("pref_autoplay")), box("sound", t("pref_sound")),
-      box("confirmCard", t("pref_confirm")), box("effects", t("pref_effects")), theme, deck));
+      box("confirmCard", t("pref_confirm")), box("effects", t("pref_effects")), theme, deck, face));
   }
 
   // --- the game ---
