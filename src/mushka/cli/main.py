@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "mushka.cli.tournament_cmd",
     "mushka.cli.serve_cmd",
     "mushka.cli.db_cmd",
+    "mushka.cli.reports_cmd",
 ]
 
 for _name in COMMAND_MODULES:

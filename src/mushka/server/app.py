@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket
 
 from mushka import __version__
 from mushka.errors import MushkaError
+from mushka.server import abuse, friends, profiles
 from mushka.server.bodies import (
     CreateTable,
     ErrorBody,
@@ -410,6 +411,18 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
         Route("/api/records/{table_id}/replay", guarded(get_replay), methods=["GET"]),
         Route("/api/records/{table_id}/review", guarded(get_review), methods=["GET"]),
+        Route("/api/profiles/{name}", profiles.profile, methods=["GET"]),
+        Route("/api/friends", friends.list_friends, methods=["GET"]),
+        Route("/api/friends", friends.ask_friend, methods=["POST"]),
+        Route("/api/friends/remove", friends.remove_friend, methods=["POST"]),
+        Route("/api/friends/link", friends.my_link, methods=["GET"]),
+        Route("/api/friends/link", friends.use_link, methods=["POST"]),
+        Route("/api/invitations", friends.invite, methods=["POST"]),
+        Route("/api/notices", friends.notices, methods=["GET"]),
+        Route("/api/notices/{notice_id}/seen", friends.notice_seen, methods=["POST"]),
+        Route("/api/hides", abuse.list_hides, methods=["GET"]),
+        Route("/api/hides", abuse.set_hide, methods=["POST"]),
+        Route("/api/reports", abuse.report_line, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
     ]
     if cfg.web_dir is not None and (cfg.web_dir / "index.html").is_file():

@@ -10,8 +10,9 @@ Who hears whom: a player's line goes to everybody at the table; a
 spectator's line goes to the spectators, and to a player only if he asked
 for them (``listen``), so that the table's talk is the players' own.  Each
 connection and each address has a budget of lines (the connection checks it,
-:meth:`mushka.server.connection.Connection.on_chat`); muting a speaker is the
-page's business (it keeps the muted names in the browser).
+:meth:`mushka.server.connection.Connection.on_chat`).  A signed-in receiver gets no
+line from an account he muted or blocked, at any table (:meth:`TableChat.hears`, see
+:mod:`mushka.server.abuse`); a guest's page hides the names it muted itself.
 
 The last :data:`KEPT` lines stay in memory for whoever arrives, and in storage
 beside the table (not in the game's record: chat is talk), so that a restart or
@@ -61,11 +62,17 @@ class Said:
     phrase: str | None
     text: str | None
     at: str
+    account: str | None = None
+    """The speaker's account, if he was signed in (never sent to the receivers: their
+    connections hide the lines of the accounts they muted, and a report names it)."""
 
     def to_json(self) -> str:
         """The line as stored (JSON text)."""
-        return json.dumps({"channel": self.channel, "seat": self.seat, "name": list(self.name),
-                           "phrase": self.phrase, "text": self.text, "at": self.at}, ensure_ascii=False)
+        data = {"channel": self.channel, "seat": self.seat, "name": list(self.name),
+                "phrase": self.phrase, "text": self.text, "at": self.at}
+        if self.account is not None:
+            data["account"] = self.account
+        return json.dumps(data, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> Said:
@@ -76,9 +83,11 @@ class Said:
         if channel not in ("players", "spectators") or not isinstance(name, list) or len(name) != 2:
             raise ValueError("not a stored chat line")
         seat = data.get("seat")
+        account = data.get("account")
         return cls(channel="players" if channel == "players" else "spectators",
                    seat=seat if isinstance(seat, int) else None, name=(str(name[0]), str(name[1])),
-                   phrase=data.get("phrase"), text=data.get("text"), at=str(data.get("at", "")))
+                   phrase=data.get("phrase"), text=data.get("text"), at=str(data.get("at", "")),
+                   account=account if isinstance(account, str) else None)
 
     def line(self, lang: Lang, *, past: bool = False) -> ChatLine:
         """The ``chat`` message of this line for a receiver reading ``lang``."""
@@ -129,7 +138,9 @@ class TableChat:
             self._listening.discard(client)
 
     def hears(self, client: Listener, said: Said) -> bool:
-        """Whether ``client`` receives ``said``."""
+        """Whether ``client`` receives ``said`` (never a line of an account it muted or blocked)."""
+        if said.account is not None and said.account in getattr(client, "hidden", ()):
+            return False
         if said.channel == "players" or client.seat is None:
             return True
         return client in self._listening
@@ -151,9 +162,11 @@ class TableChat:
             raise ProtocolError("chat_phrase", rule="P16", phrase=phrase[:32], known=", ".join(CHAT_PHRASES))
         cleaned = None if text is None else clean_text(text)
         spectator = client.seat is None
+        account = getattr(client, "account", None)
         said = Said(channel="spectators" if spectator else "players", seat=client.seat,
                     name=self.spectator_name(client) if spectator else names,
-                    phrase=phrase, text=cleaned, at=datetime.now(UTC).isoformat(timespec="seconds"))
+                    phrase=phrase, text=cleaned, at=datetime.now(UTC).isoformat(timespec="seconds"),
+                    account=getattr(account, "id", None))
         self.lines.append(said)
         self.number += 1
         made: dict[Lang, str] = {}

@@ -24,6 +24,8 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
+from mushka.server import presence
+from mushka.server.accounts import Account
 from mushka.server.guards import client_address
 from mushka.server.hint import send_hint
 from mushka.server.lobby import Lobby
@@ -83,6 +85,12 @@ class Connection:
         self.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst)
         """P16: this connection's budget of chat lines (besides its address's)."""
         self.address = client_address(websocket.scope)
+        self.account: Account | None = None
+        """The signed-in account of the connection (known from its hello on), None for a guest."""
+        self.hidden: frozenset[str] = frozenset()
+        """The accounts whose chat lines this connection is not sent (muted or blocked)."""
+        self.touched_ms = 0
+        """When the account's presence at this table was last written."""
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.config.queue_size)
         self._close_code: int | None = None
 
@@ -164,12 +172,19 @@ class Connection:
                 # cancelled (the server stopping, a client gone in the middle of its hello) must
                 # still be counted as gone, or its seat never goes away (no grace time, no bot, a
                 # table that waits for ever).  A connection the table never seated changes nothing.
-                await asyncio.shield(self.table.detach(self))
+                await asyncio.shield(self._detach(self.table))
             self.close(1000)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=5)
             if not writer.done():
                 writer.cancel()
+
+    async def _detach(self, table: Table) -> None:
+        """Leave the table; a signed-in account with no other connection there is no longer at it."""
+        await table.detach(self)
+        if self.account is not None:
+            others = sum(1 for c in table.clients if getattr(c, "account", None) == self.account)
+            await presence.left(self.lobby, self, others)
 
     async def _receive_all(self) -> None:
         while self._close_code is None:
@@ -258,6 +273,8 @@ class Connection:
         if message.protocol != PROTOCOL_VERSION:
             raise ProtocolError("protocol", rule="P3", fatal=True, close_code=4400,
                                 server=PROTOCOL_VERSION, client=message.protocol)
+        # Whose lines this connection hides is known before the table sends it the recent chat.
+        await presence.arrived(self.lobby, self, self.websocket)
         for _ in range(3):
             try:
                 await self._table().attach(self, message.token, message.id, message.since)
@@ -335,6 +352,7 @@ class Connection:
         # The version last sent, not the one being stored: a change on its way is not a gap.
         version = self.table.announced if self.table is not None else None
         self.send(Pong(version=version, id=message.id).model_dump_json())
+        await presence.still_here(self.lobby, self)
 
 
 HANDLERS: Final[dict[str, Handler]] = {

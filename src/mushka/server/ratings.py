@@ -34,7 +34,9 @@ variant.  The board lists the established ratings first.
 
 The ratings are rebuilt from every finished game at the server's start (the games are the
 truth, the ratings a view of them: nothing else is stored) and moved on incrementally as
-each game ends, on every process alike.
+each game ends, on every process alike.  For a player's profile (docs/friends.md) each line also
+keeps his rating after each of his last :data:`HISTORY` rated games, those games' tables, and
+whom he played with and who finished ahead.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ PAGE: Final = 200
 
 VARIANTS: Final = ("classic", "mistigri", "kopilka")
 """The variants rated apart."""
+
+HISTORY: Final = 200
+"""Rated games kept per player for his profile (his rating after each, the last tables)."""
 
 CENTRE: Final = 1500
 """The shown rating of a newcomer."""
@@ -103,6 +108,8 @@ class Standing:
 
     rating: PlackettLuceRating
     games: int = 0
+    history: list[tuple[str, int]] = field(default_factory=list)
+    """(table id, shown rating after it) of the last :data:`HISTORY` rated games, oldest first."""
 
     def out(self) -> VariantRating:
         """As the board shows it."""
@@ -125,6 +132,10 @@ class Line:
     kopilka_games: int = 0
     kopilka_money: int = 0
     money: int = 0
+    together: dict[str, list[int]] = field(default_factory=dict)
+    """Per other person's key: [rated games together, finished ahead of him, behind him]."""
+    recent: list[str] = field(default_factory=list)
+    """The tables of the last :data:`HISTORY` rated games, oldest first."""
 
     def stats(self, variant: str, rank: int = 0) -> PlayerStats:
         """The line as the board of ``variant`` shows it."""
@@ -200,7 +211,7 @@ class Ratings:
                 line.records[variant][0] += 1
                 line.records[variant][1] += records[seat]
         if len({key for _, key in keyed}) >= 2 and variant in VARIANTS:
-            self._rate(variant, keyed, money, winner, forfeit)
+            self._rate(variant, keyed, money, winner, forfeit, table_id)
         return True
 
     def _line(self, key: str, seat: SeatSnapshot) -> Line:
@@ -221,7 +232,7 @@ class Ratings:
         return standing
 
     def _rate(self, variant: str, keyed: list[tuple[int, str]], money: list[int], winner: object,
-              forfeit: set[int]) -> None:
+              forfeit: set[int], table_id: str = "") -> None:
         # The finishing order: forfeits last; then the winner, then by money left (ties share a place).
         def order(seat: int) -> tuple[int, int, int]:
             if seat in forfeit:
@@ -229,6 +240,7 @@ class Ratings:
             return (0, 0 if winner == seat else 1, -money[seat] if money else 0)
 
         places = sorted({order(seat) for seat, _ in keyed})
+        self._meet(table_id, [(key, places.index(order(seat))) for seat, key in keyed])
         teams = [[self.model.create_rating([self._standing(key, variant).rating.mu,
                                             self._standing(key, variant).rating.sigma], name=key)]
                  for _, key in keyed]
@@ -243,6 +255,24 @@ class Ratings:
             standing = self._standing(key, variant)
             standing.rating = self.model.create_rating([mu, sigma], name=key)
             standing.games += 1
+            standing.history.append((table_id, shown_rating(mu)))
+            del standing.history[:-HISTORY]
+
+    def _meet(self, table_id: str, placed: list[tuple[str, int]]) -> None:
+        """Who played whom in one rated game, and who finished ahead (people only)."""
+        people = [(key, place) for key, place in placed if key.startswith("p:")]
+        for key, place in people:
+            line = self.lines[key]
+            if table_id and (not line.recent or line.recent[-1] != table_id):
+                line.recent.append(table_id)
+                del line.recent[:-HISTORY]
+            for other, their in people:
+                if other == key:
+                    continue
+                met = line.together.setdefault(other, [0, 0, 0])
+                met[0] += 1
+                met[1] += place < their
+                met[2] += place > their
 
     def add_snapshot(self, snap: TableSnapshot) -> bool:
         """Count a stored ended game (its record holds the result; a forfeit has none)."""

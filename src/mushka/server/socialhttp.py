@@ -1,0 +1,165 @@
+"""What the social endpoints share: the lobby and the social book of a request, the signed-in
+account, a strict JSON body, the language, the per-address budget, and errors as replies.
+
+The endpoints themselves are in :mod:`mushka.server.friends`, :mod:`mushka.server.abuse`
+and :mod:`mushka.server.profiles`; ``app.py`` only routes to them.  Reads run in a worker
+thread; writes where the writer commits (:meth:`~mushka.server.writer.Writer.run`), so that
+a process never competes with itself for the database's write lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from mushka.errors import MushkaError
+from mushka.server.accounts import Account, current_account, lobby_of_connection
+from mushka.server.bodies import ErrorBody, ErrorReply
+from mushka.server.guards import check_json_body, check_origin, client_address, public_origin
+from mushka.server.lobby import Lobby
+from mushka.server.protocol import Lang
+from mushka.server.ratelimit import AddressLimiter
+from mushka.server.socialdb import SocialBook
+from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
+from mushka.server.wire import JsonRefused, strict_loads
+
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+SOCIAL_STATUS: Final[dict[str, int]] = {
+    "sign_in_needed": 401, "no_player": 404, "no_friend_link": 404, "not_friends": 403,
+    "blocked": 403, "yourself": 400, "no_notice": 404, "no_line": 404, "no_profile": 404,
+}
+"""HTTP status of the social endpoints' own error codes (400 for the rest)."""
+
+MAX_SOCIAL_BODY: Final = 2048
+"""Bytes a social request's body may have (a name, a code, a chat line)."""
+
+
+def lobby_of(conn: HTTPConnection) -> Lobby:
+    """The lobby of the app serving ``conn``."""
+    return lobby_of_connection(conn)
+
+
+def book_of(conn: HTTPConnection) -> SocialBook:
+    """The social tables of the app's store (made once per store)."""
+    store = lobby_of(conn).store
+    book = getattr(store, "social", None)
+    if isinstance(book, SocialBook):
+        return book
+    engine = getattr(store, "engine", None)
+    if engine is None:
+        raise ProtocolError("storage_down", rule="P14")
+    made = SocialBook(engine)
+    # Kept on the store: one book per database, whichever endpoint asks first.
+    store.social = made  # type: ignore[attr-defined]
+    return made
+
+
+def lang_of(request: Request, given: str | None = None) -> Lang:
+    """The language of a reply: the body's ``lang``, ``?lang=``, then ``Accept-Language``."""
+    for wanted in (given, request.query_params.get("lang")):
+        if wanted in ("ru", "en"):
+            return "ru" if wanted == "ru" else "en"
+    accept = request.headers.get("accept-language", "").strip().lower()
+    return "ru" if accept.startswith("ru") else "en"
+
+
+async def signed_in(conn: HTTPConnection) -> Account:
+    """The signed-in account of ``conn``, or the error that says one is needed (F1)."""
+    account = await current_account(conn)
+    if account is None:
+        raise ProtocolError("sign_in_needed", rule="F1")
+    return account
+
+
+async def read(conn: HTTPConnection, work: Callable[[], T]) -> T:
+    """Run a blocking read in a worker thread."""
+    return await asyncio.to_thread(work)
+
+
+async def write(conn: HTTPConnection, work: Callable[[], T]) -> T:
+    """Run a blocking write where the writer commits."""
+    return await lobby_of(conn).writer.run(work)
+
+
+def _limiter(request: Request) -> AddressLimiter:
+    state = request.app.state
+    limiter = getattr(state, "social_limiter", None)
+    if not isinstance(limiter, AddressLimiter):
+        cfg = lobby_of(request).config
+        limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
+        state.social_limiter = limiter
+    return limiter
+
+
+def limit(request: Request) -> None:
+    """P6: the social writes of one address share a budget (the server's HTTP rate)."""
+    if not _limiter(request).allow(client_address(request.scope)):
+        raise ProtocolError("rate_limited", rule="P6", rate=lobby_of(request).config.http_rate)
+
+
+def _origins(request: Request) -> tuple[str, ...]:
+    cfg = lobby_of(request).config
+    return (*cfg.allowed_origins, *((public_origin(cfg.public_url),) if cfg.public_url else ()))
+
+
+def same_site(request: Request) -> None:
+    """P13: a change asked from a page of this server (or by a program, which sends no origin)."""
+    check_origin(request.scope, _origins(request))
+
+
+async def body(request: Request, model: type[M]) -> M:
+    """P1, P2, P13: the request's JSON body as ``model``, from a page of this server."""
+    same_site(request)
+    check_json_body(request.scope)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_SOCIAL_BODY:
+            raise ProtocolError("body_too_large", rule="P1", limit=MAX_SOCIAL_BODY)
+    try:
+        data: Any = strict_loads(bytes(raw) or b"{}")
+    except JsonRefused as exc:
+        refusal = refused_json(exc)
+        if refusal.code == "not_json":
+            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
+        raise refusal from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
+
+
+def json_reply(model: BaseModel, status: int = 200) -> Response:
+    """A pydantic model as a JSON response (never cached: it is one person's)."""
+    reply = Response(model.model_dump_json(), status_code=status, media_type="application/json")
+    reply.headers["cache-control"] = "no-store"
+    return reply
+
+
+def endpoint(handler: Endpoint) -> Endpoint:
+    """``handler`` with every mushka error turned into its HTTP reply, in the caller's language."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except MushkaError as exc:
+            status = 400
+            if isinstance(exc, ProtocolError):
+                status = SOCIAL_STATUS.get(exc.code, HTTP_STATUS.get(exc.code, 400))
+            lang = lang_of(request)
+            return json_reply(ErrorReply(error=ErrorBody(code=exc.code, rule=exc.rule, message=exc.message(lang))),
+                              status)
+
+    run.__name__ = run.__qualname__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
