@@ -4,19 +4,22 @@
 // Every line is shown with textContent, never as markup: whatever a person
 // types stays text.  The server cleans and limits the lines and keeps the
 // players' talk apart from the spectators' (a player hears the spectators
-// only after ticking "hear spectators").  Muting is the reader's own
-// business: the muted names are kept in localStorage and their lines are
-// hidden, not deleted, so unmuting shows them again.
+// only after ticking "hear spectators").  Muting a name hides its lines in
+// this browser (the names are kept in localStorage; hidden, not deleted, so
+// unmuting shows them again); a signed-in player's mute of an account also
+// goes to the server, which then sends him none of its lines at any table
+// (docs/friends.md).  Every line of somebody else has a flag to report it.
 //
 // The box is one element kept across the table's renders, so that a line
 // being typed, the scroll position and the focus survive every update.
 
 import { h, replace } from "./dom.js";
+import { muteEverywhere, reportLine } from "./friends.js";
 import { t } from "./i18n.js";
+import { ruleNote } from "./ruleword.js";
 
 export const PHRASES = ["hello", "good_luck", "good_game", "well_played", "nice_trick", "thanks", "sorry",
   "oops", "one_moment", "bye"];
-import { ruleNote } from "./ruleword.js";
 const MAX_LINES = 100;
 const MUTE_KEY = "mushka.muted";
 
@@ -66,10 +69,10 @@ export class ChatBox {
   /** A refusal of a line (P16): its words shown under the box, the rule's id one click away. */
   refused(message, rule = null) {
     this.error = message;
+    this.errorRule = rule;
     this.drawFrame(true);
   }
 
-    this.errorRule = rule;
   sendText() {
     const text = this.input.value.trim();
     if (!text) return;
@@ -122,6 +125,7 @@ export class ChatBox {
     this.muted.add(fold(name));
     saveMuted(this.muted);
     this.drawFrame();
+    muteEverywhere(name);
   }
 
   unmute(name) {
@@ -142,7 +146,10 @@ export class ChatBox {
         h("span", { class: "chat-text", text: l.text }),
         mine ? null : h("button", { type: "button", class: "chat-mute", dataset: { testid: "mute" },
           title: t("chat_mute_name", { name: l.name }), "aria-label": t("chat_mute_name", { name: l.name }), text: t("chat_mute"),
-          onclick: () => this.mute(l.name) }));
+          onclick: () => this.mute(l.name) }),
+        mine ? null : h("button", { type: "button", class: "chat-report", dataset: { testid: "report" },
+          title: t("chat_report_line", { name: l.name }), "aria-label": t("chat_report_line", { name: l.name }), text: t("chat_report"),
+          onclick: () => reportLine(l) }));
     }) : h("li", { class: "muted", text: t("chat_empty") }));
     if (atEnd) this.list.scrollTop = this.list.scrollHeight;
   }

@@ -6,7 +6,7 @@
 // apart when he is not among the best.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, withLang } from "./i18n.js";
 import { botChoice, signed } from "./seats.js";
 
 function cell(text, cls = "num") {
@@ -20,11 +20,17 @@ function ratingCell(line) {
   return td;
 }
 
+/** A person's name, opening his profile (docs/friends.md). */
+function profileCell(name) {
+  return h("td", { class: "name" }, h("a", { href: withLang(`./?profile=${encodeURIComponent(name)}`), text: name,
+    title: t("profile_open", { name }), dataset: { testid: "profile-link" } }));
+}
+
 function row(line, you) {
   const name = line.bot ? botChoice(line.name) : line.name;
   return h("tr", { class: you ? "you" : "", dataset: { testid: line.bot ? "bot-line" : you ? "my-line" : "player-line" } },
     // The rating first after the name: on a narrow screen the board scrolls, and it must stay in view.
-    cell(line.rank || "—"), cell(name, "name"), ratingCell(line), cell(line.variant_games), cell(line.wins),
+    cell(line.rank || "—"), line.bot ? cell(name, "name") : profileCell(name), ratingCell(line), cell(line.variant_games), cell(line.wins),
     cell(line.classic_record), cell(line.mistigri_record),
     cell(line.kopilka_games ? signed(line.kopilka_money) : null));
 }
