@@ -109,6 +109,11 @@ export function getReplay(id) {
   return call("GET", `api/records/${encodeURIComponent(id)}/replay`);
 }
 
+/** GET /api/records/{id}/review?seat=: one seat's decisions in a finished game against the expert's. */
+export function getReview(id, seat) {
+  return call("GET", `api/records/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}`);
+}
+
 /** GET /api/tables/{id}/rules: every rule of the table's variant by id, filled from its options. */
 export function getRules(id) {
   return call("GET", `api/tables/${encodeURIComponent(id)}/rules`);

@@ -14,6 +14,7 @@ import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { dealHeadline, explainSeat, partText, stateWord } from "./explain.js";
 import { recordName, signed } from "./seats.js";
 import { trickPauseMs } from "./motion.js";
+import { ReviewPanel } from "./review.js";
 
 const AUTOPLAY_MS = 1000;
 
@@ -30,13 +31,21 @@ export class ReplayPage {
     this.autoplaying = false;
     this.meta = null;
     this.loading = null;
-    onLangChange(() => this.load());
+    // The review of one seat's decisions: opened at once for the seat the address names
+    // (the link at the end of a game), else when asked for.
+    const wanted = new URLSearchParams(location.search).get("review");
+    this.review = new ReviewPanel(this, wanted !== null && /^\d+$/.test(wanted) ? Number(wanted) : null);
+    onLangChange(() => {
+      this.load();
+      if (this.review.review || this.review.loading) this.review.load(this.review.seat ?? 0);
+    });
   }
 
   /** Fetch the positions and draw the first one. */
   start() {
     this.render();
     meta().then((m) => { this.meta = m; this.render(); }).catch(() => {});
+    if (this.review.seat !== null) this.review.load(this.review.seat);
     return this.load();
   }
 
@@ -161,9 +170,11 @@ export class ReplayPage {
       this.controls(deal.steps),
       h("p", { class: "status-line", role: "status", dataset: { testid: "replay-caption" },
         text: step.texts.join(" ") }),
+      this.review.note(this.dealIndex, this.step),
       this.board(deal, step),
       last && deal.result ? this.dealResult(deal) : null,
       last && this.dealIndex === this.deals().length - 1 && rp.result ? this.gameResult(rp.result) : null,
+      this.review.element(this.dealIndex, this.step),
     ];
   }
 

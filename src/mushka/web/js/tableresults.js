@@ -76,6 +76,9 @@ export const resultMethods = {
         this.seat !== null ? h("button", { type: "button", class: "btn", dataset: { key: "same-rules" },
           text: t("same_rules"), onclick: () => this.newGameSameRules() }) : null,
         h("a", { class: "btn", href: withLang(`./?replay=${encodeURIComponent(this.tableId)}`), text: t("watch_replay") }),
+        // The review of one's own decisions against the expert's, in the replay (P11: now that it is over).
+        this.seat !== null ? h("a", { class: "btn", dataset: { key: "review-game" }, href: withLang(
+          `./?replay=${encodeURIComponent(this.tableId)}&review=${this.seat}`), text: t("review_my_game") }) : null,
         h("a", { class: "btn", href: withLang("./"), text: t("new_game") })),
       this.refusalBox());
   },
