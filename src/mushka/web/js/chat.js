@@ -147,9 +147,10 @@ export class ChatBox {
         mine ? null : h("button", { type: "button", class: "chat-mute", dataset: { testid: "mute" },
           title: t("chat_mute_name", { name: l.name }), "aria-label": t("chat_mute_name", { name: l.name }), text: t("chat_mute"),
           onclick: () => this.mute(l.name) }),
-        mine ? null : h("button", { type: "button", class: "chat-report", dataset: { testid: "report" },
-          title: t("chat_report_line", { name: l.name }), "aria-label": t("chat_report_line", { name: l.name }), text: t("chat_report"),
-          onclick: () => reportLine(l) }));
+        mine ? null : h("button", { type: "button", class: `chat-report${l.reported ? " done" : ""}`, dataset: { testid: "report" },
+          disabled: !!l.reported, title: l.reported ? t("chat_reported") : t("chat_report_line", { name: l.name }),
+          "aria-label": l.reported ? t("chat_reported") : t("chat_report_line", { name: l.name }), text: t("chat_report"),
+          onclick: async () => { if (await reportLine(l)) { l.reported = true; this.drawLines(); } } }));
     }) : h("li", { class: "muted", text: t("chat_empty") }));
     if (atEnd) this.list.scrollTop = this.list.scrollHeight;
   }

@@ -425,15 +425,17 @@ function drawPanel() {
 
 // --- chat: reports and mutes of accounts ---------------------------------------------------
 
-/** Report a chat line of the table on this page (F5). */
+/** Report a chat line of the table on this page (F5); whether it is reported now. */
 export async function reportLine(line) {
   const table = tableHere();
-  if (!table) return;
+  if (!table) return false;
   try {
     const reply = await social("POST", "api/reports", { table, at: line.at, seat: line.seat, name: line.name, text: line.text });
     toast(reply.changed ? t("report_sent") : t("report_again"));
+    return true;
   } catch (err) {
     toast(err.message);
+    return false;
   }
 }
 

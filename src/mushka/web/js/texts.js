@@ -535,6 +535,7 @@ export const TEXTS = {
   report_again: ["You reported this line already.", "Вы уже пожаловались на эту строку."],
   chat_report: ["⚑", "⚑"],
   chat_report_line: ["Report this line of {name}", "Пожаловаться на строку игрока {name}"],
+  chat_reported: ["Reported", "Жалоба отправлена"],
   profile_open: ["Profile of {name}", "Профиль игрока {name}"],
   profile_mine: ["My profile", "Мой профиль"],
   profile_account: ["Account", "Учётная запись"],
