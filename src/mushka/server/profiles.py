@@ -34,7 +34,8 @@ RECENT: Final = 20
 """Recent games a profile lists."""
 
 REVIEW_ROUTE: Final = "/api/records/{table_id}/review"
-"""The review endpoint, linked from the games when the server has it."""
+"""The review endpoint: when the server has it, a game links to its review in the replay page
+(``/?replay=ID&review=SEAT``, the owner's seat)."""
 
 _TABLES = Base.metadata.tables["mushka_tables"]
 _SEATS = Base.metadata.tables["mushka_seats"]
@@ -157,7 +158,7 @@ async def profile(request: Request) -> Response:
         rows = await read(request, lambda: named_games(engine, recent, key))
     reviews = any(getattr(route, "path", None) == REVIEW_ROUTE for route in request.app.routes)
     games = [GameOut(table=t, variant=v, finished=_when(f), names=_names(n), won=w is not None and w == s,
-                     replay=f"/?replay={t}", review=f"/api/records/{t}/review?seat={s}" if reviews and s >= 0 else None)
+                     replay=f"/?replay={t}", review=f"/?replay={t}&review={s}" if reviews and s >= 0 else None)
              for t, v, f, n, w, s in rows]
     friends: list[Person] = []
     if owner is not None:

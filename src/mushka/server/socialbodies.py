@@ -156,7 +156,7 @@ class GameOut(Message):
     replay: str
     """The replay page's path."""
     review: str | None = None
-    """The review's API path, where the server makes reviews."""
+    """The review page of the owner's seat (the replay with its review), where the server makes reviews."""
 
 
 class VersusOut(Message):

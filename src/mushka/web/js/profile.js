@@ -140,7 +140,7 @@ function draw() {
     h("span", { text: `${variantName(g.variant)}: ${g.names.join(", ")}` }), " ",
     g.won ? h("strong", { text: t("profile_won") }) : null, " ",
     h("a", { href: withLang(g.replay), text: t("profile_replay"), dataset: { testid: "profile-replay" } }),
-    g.review ? [" ", h("a", { href: g.review, text: t("profile_review"), target: "_blank", rel: "noopener" })] : null)))
+    g.review ? [" ", h("a", { href: withLang(g.review), text: t("profile_review"), dataset: { testid: "profile-review" } })] : null)))
     : h("p", { class: "muted", text: t("profile_no_games") });
   const versus = p.friends.length ? h("table", { class: "profile-versus", dataset: { testid: "profile-versus" } },
     h("thead", {}, h("tr", {}, h("th", { text: t("profile_friend") }), h("th", { text: t("profile_together") }),
