@@ -67,6 +67,8 @@ class TableRow(Base):
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """P15: seconds per move (null or 0: no turn timer)."""
+    takeback: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    """P21: the players may take back their last card although other people play (null: no)."""
     next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The rematch's table, once made (every process then points its players there)."""
     address: Mapped[str | None] = mapped_column(String(64), nullable=True)

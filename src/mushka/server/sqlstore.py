@@ -412,7 +412,8 @@ def _insert_table(conn: Connection, table: TableSnapshot, now: datetime) -> None
         host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
         record=table.record, winner=table.winner, names=_names_text(table.names) if table.record else None,
         created_at=table.created, updated_at=now, finished_at=table.finished, first_dealer=table.first_dealer,
-        turn_seconds=table.turn_seconds, next_id=table.next_id, address=table.address, joined_at=table.joined))
+        turn_seconds=table.turn_seconds, next_id=table.next_id, address=table.address, joined_at=table.joined,
+        takeback=table.takeback))
     conn.execute(insert(_SEATS), [
         {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
          "token_hash": s.token_hash} for s in table.seats])
@@ -629,5 +630,5 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
         finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
         deals=_merged_deals(row["id"], deals, moves), turn_seconds=row.get("turn_seconds") or 0,
         next_id=row.get("next_id"), address=row.get("address"), joined=_utc(row.get("joined_at")),
-        chat=tuple(chat), rating=row.get("rating"), changed_ms=changed,
+        chat=tuple(chat), rating=row.get("rating"), changed_ms=changed, takeback=bool(row.get("takeback")),
     )
