@@ -102,7 +102,7 @@ function readerButtons(p) {
   const out = [];
   if (p.friend === "none") out.push(b("friend_add", "profile-add", "ask", true));
   else if (p.friend === "incoming") out.push(b("friend_accept", "profile-add", "ask", true));
-  else out.push(b(p.friend === "accepted" ? "friend_remove" : "friend_withdraw", "profile-remove", "remove"));
+  else out.push(b(p.friend === "accepted" ? "profile_unfriend" : "friend_withdraw", "profile-remove", "remove"));
   if (p.hidden === "none") {
     out.push(b("hide_mute", "profile-mute", "mute"));
     out.push(b("hide_block", "profile-block", "block"));

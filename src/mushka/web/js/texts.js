@@ -538,6 +538,7 @@ export const TEXTS = {
   chat_reported: ["Reported", "Жалоба отправлена"],
   profile_open: ["Profile of {name}", "Профиль игрока {name}"],
   profile_mine: ["My profile", "Мой профиль"],
+  profile_unfriend: ["Remove from friends", "Удалить из друзей"],
   profile_account: ["Account", "Учётная запись"],
   profile_guest: ["Guest name", "Имя гостя"],
   profile_games_wins: ["rated games {games}, won {wins}", "игр с рейтингом {games}, побед {wins}"],
