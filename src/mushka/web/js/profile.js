@@ -133,7 +133,9 @@ function draw() {
     h("h3", { text: variantName(v.variant) }),
     h("p", {}, h("strong", { class: "profile-rating", text: `${v.rating}${v.provisional ? "?" : ""}` }), " ",
       h("span", { class: "muted", text: t("profile_rated_games", { n: v.games }) })),
-    v.history.length ? ratingPlot(v.history, t("profile_plot_label", { variant: variantName(v.variant), n: v.history.length })) : null)))
+    v.history.length ? ratingPlot(v.history, t("profile_plot_label", { variant: variantName(v.variant), n: v.history.length })) : null,
+    v.history.length ? h("p", { class: "muted small plot-range", text: t("profile_plot_range", {
+      low: Math.min(...v.history.map((x) => x.rating)), high: Math.max(...v.history.map((x) => x.rating)) }) }) : null)))
     : h("p", { class: "muted", text: t("profile_no_rated") });
   const recent = p.recent.length ? h("ul", { class: "profile-games", dataset: { testid: "profile-games" } }, p.recent.map((g) => h("li", {},
     h("span", { class: "muted", text: when(g.finished) }), " ",

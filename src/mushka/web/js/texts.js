@@ -545,6 +545,7 @@ export const TEXTS = {
   profile_rated_games: ["{n} rated games", "игр с рейтингом: {n}"],
   profile_plot_label: ["Rating of {variant} after each of the last {n} rated games", "Рейтинг ({variant}) после каждой из последних {n} игр"],
   profile_no_rated: ["No rated games yet.", "Игр с рейтингом пока нет."],
+  profile_plot_range: ["from {low} to {high}; the dashed line is 1500", "от {low} до {high}; пунктир — 1500"],
   profile_recent: ["Recent games", "Последние игры"],
   profile_no_games: ["No finished games yet.", "Законченных игр пока нет."],
   profile_won: ["won", "победа"],
