@@ -26,7 +26,7 @@ from mushka.server.accounts import Account, current_account
 from mushka.server.ratings import PROVISIONAL_GAMES, VARIANTS, Line, shown_rating
 from mushka.server.socialbodies import GameOut, ProfileReply, RatingPoint, VariantProfile, VersusOut
 from mushka.server.socialdb import Person, SocialBook, name_key
-from mushka.server.socialhttp import book_of, endpoint, json_reply, lobby_of, read
+from mushka.server.socialhttp import book_of, endpoint, json_reply, limit_reads, lobby_of, read
 from mushka.server.sqlschema import Base
 from mushka.server.texts import ProtocolError
 
@@ -141,6 +141,7 @@ async def _reader(request: Request, book: SocialBook, owner: Person | None) -> t
 @endpoint
 async def profile(request: Request) -> Response:
     """``GET /api/profiles/{name}``: a player's profile (F6)."""
+    limit_reads(request)
     name = " ".join(request.path_params["name"].split())[:64]
     lobby = lobby_of(request)
     book = book_of(request)

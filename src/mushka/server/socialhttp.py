@@ -89,20 +89,27 @@ async def write(conn: HTTPConnection, work: Callable[[], T]) -> T:
     return await lobby_of(conn).writer.run(work)
 
 
-def _limiter(request: Request) -> AddressLimiter:
+def _limiter(request: Request, name: str, rate: float, burst: int) -> AddressLimiter:
     state = request.app.state
-    limiter = getattr(state, "social_limiter", None)
+    limiter = getattr(state, name, None)
     if not isinstance(limiter, AddressLimiter):
-        cfg = lobby_of(request).config
-        limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
-        state.social_limiter = limiter
+        limiter = AddressLimiter(rate, burst)
+        setattr(state, name, limiter)
     return limiter
 
 
 def limit(request: Request) -> None:
     """P6: the social writes of one address share a budget (the server's HTTP rate)."""
-    if not _limiter(request).allow(client_address(request.scope)):
-        raise ProtocolError("rate_limited", rule="P6", rate=lobby_of(request).config.http_rate)
+    cfg = lobby_of(request).config
+    if not _limiter(request, "social_limiter", cfg.http_rate, cfg.http_burst).allow(client_address(request.scope)):
+        raise ProtocolError("rate_limited", rule="P6", rate=cfg.http_rate)
+
+
+def limit_reads(request: Request) -> None:
+    """P6: the dearer public reads (profiles) of one address share a budget (the server's read rate)."""
+    cfg = lobby_of(request).config
+    if not _limiter(request, "social_readers", cfg.read_rate, cfg.read_burst).allow(client_address(request.scope)):
+        raise ProtocolError("rate_limited", rule="P6", rate=cfg.read_rate)
 
 
 def _origins(request: Request) -> tuple[str, ...]:
