@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 
 from mushka import __version__
 from mushka.errors import MushkaError
-from mushka.server import abuse, friends, profiles
+from mushka.server import abuse, accountweb, friends, profiles
 from mushka.server.bodies import (
     CreateTable,
     ErrorBody,
@@ -301,7 +301,8 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         body = await read_body(request, CreateTable)
         lang = request_lang(request, body.lang)
         try:
-            reply = await lobby().create(body, lang, address=client_address(request.scope))
+            body, account = await accountweb.seat_identity(request, body)
+            reply = await lobby().create(body, lang, address=client_address(request.scope), account=account)
         except MushkaError as exc:
             return error_reply(exc, lang)
         return json_reply(reply, 201)
@@ -311,6 +312,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         body = await read_body(request, QuickMatchRequest)
         lang = request_lang(request, body.lang)
         try:
+            body, _ = await accountweb.seat_identity(request, body)
             reply = await lobby().quick.join(body, lang, client_address(request.scope))
         except MushkaError as exc:
             return error_reply(exc, lang)
@@ -330,6 +332,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         body = await read_body(request, CreateTutorial)
         lang = request_lang(request, body.lang)
         try:
+            body, _ = await accountweb.seat_identity(request, body)
             reply = await start_tutorial(lobby(), body, lang, address=client_address(request.scope))
         except MushkaError as exc:
             return error_reply(exc, lang)
@@ -344,7 +347,8 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         body = await read_body(request, JoinTable)
         lang = request_lang(request, body.lang)
         try:
-            reply = await lobby().join(request.path_params["table_id"], body.name, body.seat, lang)
+            body, account = await accountweb.seat_identity(request, body)
+            reply = await lobby().join(request.path_params["table_id"], body.name, body.seat, lang, account)
         except MushkaError as exc:
             return error_reply(exc, lang)
         return json_reply(reply)
@@ -411,6 +415,12 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         Route("/api/records/{table_id}", guarded(get_record), methods=["GET"]),
         Route("/api/records/{table_id}/replay", guarded(get_replay), methods=["GET"]),
         Route("/api/records/{table_id}/review", guarded(get_review), methods=["GET"]),
+        Route("/api/account", guarded(accountweb.whoami), methods=["GET"]),
+        Route("/api/account", guarded(accountweb.delete_account), methods=["DELETE"]),
+        Route("/api/account/claim", guarded(accountweb.claim), methods=["POST"]),
+        Route("/api/account/signin", guarded(accountweb.signin), methods=["POST"]),
+        Route("/api/account/signout", guarded(accountweb.signout), methods=["POST"]),
+        Route("/api/account/seats", guarded(accountweb.my_seats), methods=["GET"]),
         Route("/api/profiles/{name}", profiles.profile, methods=["GET"]),
         Route("/api/friends", friends.list_friends, methods=["GET"]),
         Route("/api/friends", friends.ask_friend, methods=["POST"]),
@@ -435,7 +445,8 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         routes.append(Route("/", no_front_end, methods=["GET"]))
     hosts = allowed_hosts(cfg)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(SecurityHeaders), Middleware(HostCheck, allowed=hosts)])
+                    middleware=[Middleware(SecurityHeaders), Middleware(HostCheck, allowed=hosts),
+                                Middleware(accountweb.CsrfGuard)])
     app.state.holder = holder
     return app
 

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
 from mushka.server import presence
-from mushka.server.accounts import Account
+from mushka.server.accounts import Account, current_account
 from mushka.server.guards import client_address
 from mushka.server.hint import send_hint
 from mushka.server.lobby import Lobby
@@ -76,6 +76,9 @@ class Connection:
         self.table_id = table_id
         self.table: Table | None = None
         self.seat: int | None = None
+        self.account_id: str | None = None
+        """The id of the signed-in account the hello came with (P18: a seat taken while signed in
+        is played only by its account), None for a guest."""
         # The page's language from ?lang= until its hello says it: errors sent
         # before the hello (an unknown table) are then in the page's language too.
         self.lang: Lang = "ru" if websocket.query_params.get("lang") == "ru" else "en"
@@ -275,6 +278,9 @@ class Connection:
                                 server=PROTOCOL_VERSION, client=message.protocol)
         # Whose lines this connection hides is known before the table sends it the recent chat.
         await presence.arrived(self.lobby, self, self.websocket)
+        if message.token is not None:
+            found = await current_account(self.websocket)
+            self.account_id = None if found is None else found.id
         for _ in range(3):
             try:
                 await self._table().attach(self, message.token, message.id, message.since)

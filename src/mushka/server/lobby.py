@@ -375,10 +375,11 @@ class Lobby:
     # --- making tables ---------------------------------------------------------------------------
 
     async def create(self, request: CreateTable, lang: str, address: str = "?",
-                     names: Sequence[str | None] | None = None) -> CreateTableReply:
+                     names: Sequence[str | None] | None = None, account: str | None = None) -> CreateTableReply:
         """P10: a new table as ``request`` asks (by ``address``), stored before it is announced;
         ``names`` names the ``me`` seats one by one (people seated together by the quick match),
-        else they all get the request's name."""
+        else they all get the request's name.  The ``me`` seats of a signed-in person are his
+        ``account``'s (P18)."""
         if self.live >= self.config.max_tables:
             self.forget_idle()
             if self.live >= self.config.max_tables:
@@ -404,7 +405,7 @@ class Lobby:
             if entry.strip().lower() == "me":
                 token = new_token()
                 own = name if names is None else person_name(names[len(tokens)])
-                seat.name, seat.token_hash = own, hash_token(token)
+                seat.name, seat.token_hash, seat.account = own, hash_token(token), account
                 tokens.append((index, token))
             seats.append(seat)
         if all(s.kind == "bot" for s in seats):
@@ -495,12 +496,13 @@ class Lobby:
             return "bot", self.services.check_bot(bot.strip()) if bot else self.services.default_bot
         raise ProtocolError("bad_seats", rule="P10", problem=Problem("server.problem.seat_entry", entry=entry))
 
-    async def join(self, table_id: str, name: str | None, seat: int | None, lang: str) -> JoinReply:
-        """P8: take an open seat of ``table_id``."""
+    async def join(self, table_id: str, name: str | None, seat: int | None, lang: str,
+                   account: str | None = None) -> JoinReply:
+        """P8: take an open seat of ``table_id`` (a signed-in person's is his ``account``'s, P18)."""
         for _ in range(3):
             table = await self.get(table_id)
             try:
-                index, token = await table.join(person_name(name), seat)
+                index, token = await table.join(person_name(name), seat, account)
                 break
             except TableMoved:
                 continue

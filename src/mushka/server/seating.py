@@ -58,6 +58,9 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    account: str | None = None
+    """The id of the account that took the seat while signed in: only a connection signed in
+    to it may play the seat, and it may greet with ``seat:N`` instead of the token (P18)."""
     connections: int = 0
     substitute: bool = False
     timed_out: bool = False
@@ -81,7 +84,7 @@ class Seat:
 
     def snapshot(self) -> SeatSnapshot:
         """The stored part."""
-        return SeatSnapshot(self.index, self.kind, self.name, self.bot, self.token_hash)
+        return SeatSnapshot(self.index, self.kind, self.name, self.bot, self.token_hash, self.account)
 
     def shown_name(self, lang: str) -> str | None:
         """The name the page shows for this seat (a person's name, ``bot NAME``), if any."""
@@ -128,6 +131,11 @@ class OwnedElsewhere(Exception):
         super().__init__(f"table {table_id} is served by node {node or '?'}")
         self.table_id = table_id
         self.node = node
+
+
+ACCOUNT_SEAT: Final = "seat:"
+"""P18: a signed-in player greets a seat of his account with ``seat:N`` in place of its token
+(a real token never has a colon)."""
 
 
 def hash_token(token: str) -> str:

@@ -84,7 +84,7 @@ _FINISH_TABLE = (
 _UPDATE_SEAT = (
     update(_SEATS).where(and_(_SEATS.c.table_id == bindparam("t_id"), _SEATS.c.seat == bindparam("s_seat")))
     .values(kind=bindparam("s_kind"), name=bindparam("s_name"), bot=bindparam("s_bot"),
-            token_hash=bindparam("s_hash"))
+            token_hash=bindparam("s_hash"), account_id=bindparam("s_account"))
 )
 _DROP_DEAL = delete(_DEALS).where(and_(_DEALS.c.table_id == bindparam("t_id"),
                                        _DEALS.c.number == bindparam("d_number")))
@@ -416,7 +416,7 @@ def _insert_table(conn: Connection, table: TableSnapshot, now: datetime) -> None
         takeback=table.takeback))
     conn.execute(insert(_SEATS), [
         {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
-         "token_hash": s.token_hash} for s in table.seats])
+         "token_hash": s.token_hash, "account_id": s.account_id} for s in table.seats])
     if table.deals:
         conn.execute(insert(_DEALS), [{"table_id": table.id, "number": n, "data": d} for n, d in table.deals])
 
@@ -483,7 +483,7 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
     if seats:
         conn.execute(_UPDATE_SEAT, [
             {"t_id": tid, "s_seat": s.seat, "s_kind": s.kind, "s_name": s.name, "s_bot": s.bot,
-             "s_hash": s.token_hash} for (tid, _), s in seats.items()])
+             "s_hash": s.token_hash, "s_account": s.account_id} for (tid, _), s in seats.items()])
     if cleared:
         conn.execute(_DROP_ALL_MOVES, cleared)
     if moves:
@@ -558,7 +558,8 @@ def _load(conn: Connection, where: Any, *, with_deals: bool, newest: bool = Fals
     ids = [r["id"] for r in rows]
     seats: dict[str, list[SeatSnapshot]] = {i: [] for i in ids}
     for s in conn.execute(select(_SEATS).where(_SEATS.c.table_id.in_(ids)).order_by(_SEATS.c.seat)).mappings():
-        seats[s["table_id"]].append(SeatSnapshot(s["seat"], s["kind"], s["name"], s["bot"], s["token_hash"]))
+        seats[s["table_id"]].append(SeatSnapshot(s["seat"], s["kind"], s["name"], s["bot"], s["token_hash"],
+                                                    s["account_id"]))
     deals: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
     moves: dict[str, list[Any]] = {i: [] for i in ids}
     chat: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}

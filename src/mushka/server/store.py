@@ -91,6 +91,8 @@ class SeatSnapshot:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    account_id: str | None = None
+    """The account that took the seat while signed in (only it may play the seat, P18)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,7 +183,7 @@ class Table(TableConnections, TableTakeBack):
     def restore(cls, services: Services, snap: TableSnapshot) -> Table:
         """Rebuild a stored table; the game is replayed from its record, action by action."""
         rules = Rules.make(snap.variant, snap.players, **snap.options)
-        seats = [Seat(s.seat, seat_kind(s.kind), s.name, s.bot, s.token_hash) for s in snap.seats]
+        seats = [Seat(s.seat, seat_kind(s.kind), s.name, s.bot, s.token_hash, s.account_id) for s in snap.seats]
         record: Record | None = None
         if snap.deals:
             record = Record.from_json({

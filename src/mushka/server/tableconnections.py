@@ -16,7 +16,7 @@ from datetime import datetime
 from mushka import __version__
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import RequestId, Resumed, State, Welcome
-from mushka.server.seating import Client, Seat, TableMoved, hash_token, now
+from mushka.server.seating import ACCOUNT_SEAT, Client, Seat, TableMoved, hash_token, now
 from mushka.server.tablelobby import TableSeats
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import ProtocolError
@@ -54,9 +54,13 @@ class TableConnections(TableSeats):
                 raise ProtocolError("full", rule="P12", fatal=True, close_code=4503, what="connections")
             seat: Seat | None = None
             if token is not None:
-                seat = self._seat_of(token)
+                seat = self._seat_of(token, getattr(client, "account_id", None))
                 if seat is None:
                     raise ProtocolError("bad_token", rule="P4", fatal=True, close_code=4401)
+                if seat.account is not None and getattr(client, "account_id", None) != seat.account:
+                    # P18: a seat taken while signed in is played only by its account (a copied
+                    # token alone does not do).
+                    raise ProtocolError("seat_account", rule="P18", fatal=True, close_code=4401)
             client.seat = None if seat is None else seat.index
             if not self.clients:
                 self._views.reset()  # updates were not worked out while nobody listened
@@ -93,7 +97,13 @@ class TableConnections(TableSeats):
                 self._views.forget(client.seat)
             self._presence()
 
-    def _seat_of(self, token: str) -> Seat | None:
+    def _seat_of(self, token: str, account: str | None = None) -> Seat | None:
+        if token.startswith(ACCOUNT_SEAT) and account is not None:
+            # P18: a signed-in player names a seat of his account (his session stands for its
+            # token; the page of another device has no token).
+            number = token.removeprefix(ACCOUNT_SEAT)
+            return next((s for s in self.seats if number.isdigit() and s.index == int(number)
+                         and s.account == account), None)
         digest = hash_token(token)
         found = None
         for s in self.seats:

@@ -143,8 +143,9 @@ class TableSeats(TableStorage):
             client.send(text)
             client.close(4307)
 
-    async def join(self, name: str | None, index: int | None) -> tuple[int, str]:
-        """P8: take an open seat through the invitation; returns the seat and its new token."""
+    async def join(self, name: str | None, index: int | None, account: str | None = None) -> tuple[int, str]:
+        """P8: take an open seat through the invitation; returns the seat and its new token.
+        A signed-in person's seat is his ``account``'s (P18)."""
         self._check_storage()
         async with self.lock:
             if self.evicted:
@@ -161,6 +162,7 @@ class TableSeats(TableStorage):
                     raise ProtocolError("seat_taken", rule="P8", seat=index)
             token = new_token()
             seat.kind, seat.name, seat.bot, seat.token_hash = "human", name, None, hash_token(token)
+            seat.account = account
             await self._changed(autostart=True)
             return seat.index, token
 
@@ -199,6 +201,7 @@ class TableSeats(TableStorage):
                 raise ProtocolError("host_leaves", rule="P8")
             seat = self.seats[client.seat]
             seat.kind, seat.name, seat.token_hash, seat.connections = "open", None, None, 0
+            seat.account = None
             # Every connection of that seat becomes a spectator (the token is dead).
             for other in list(self.clients):
                 if other.seat == seat.index:
@@ -236,7 +239,8 @@ class TableSeats(TableStorage):
             raise ProtocolError("spectator", rule="P5")
         if self.status != "over":
             raise ProtocolError("not_over_yet", rule="P8")
-        return [Seat(s.index, s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash) for s in self.seats]
+        return [Seat(s.index, s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash, account=s.account)
+                for s in self.seats]
 
     async def announce_next(self, table_id: str) -> None:
         """Tell everybody at this table where the rematch is."""

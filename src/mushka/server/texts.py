@@ -163,6 +163,10 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "body_too_large": 413, "rate_limited": 429, "full": 503,
     "bot_tables": 503, "bot_tables_yours": 429, "bad_origin": 403, "bad_content_type": 415,
     "storage_down": 503, "moving": 503, "too_many_connections": 429,
+    # Accounts (P18-P20, mushka.server.accountweb and .passkeys)
+    "name_claimed": 409, "signed_in": 409, "account_playing": 409, "not_signed_in": 401,
+    "signin_failed": 401, "signin_limited": 429, "csrf": 403, "passkey_failed": 401,
+    "challenge_expired": 409,
 }
 """HTTP status of each error code (400 for the rest)."""
 
@@ -266,6 +270,68 @@ add_texts({
         "такого запроса быстрой игры нет или место по нему уже выдано (попросите снова)",
     ),
     "server.error.no_record": ("there is no finished game {id!r}", "законченной игры {id!r} нет"),
+    # --- accounts (P18-P20) ---------------------------------------------------------------
+    "server.error.name_claimed": (
+        "the name {name!r} belongs to a player's account; sign in as that player, or choose another name",
+        "имя «{name}» принадлежит учётной записи игрока; войдите как этот игрок или выберите другое имя",
+    ),
+    "server.error.name_deleted": (
+        "names beginning with 'deleted player' mark the games of deleted accounts; choose another name",
+        "имена, начинающиеся с «deleted player», отмечают игры удалённых учётных записей; выберите другое имя",
+    ),
+    "server.error.name_missing": (
+        "give the name you want to keep",
+        "укажите имя, которое хотите закрепить за собой",
+    ),
+    "server.error.weak_password": (
+        "a password needs at least {least} characters",
+        "в пароле должно быть не меньше {least} символов",
+    ),
+    "server.error.password_is_name": (
+        "the password must not be the name itself",
+        "пароль не должен совпадать с именем",
+    ),
+    "server.error.signed_in": (
+        "you are signed in as {name!r} already; sign out first to claim another name",
+        "вы уже вошли как «{name}»; выйдите, чтобы закрепить другое имя",
+    ),
+    "server.error.signin_failed": (
+        "wrong name or password",
+        "неверное имя или пароль",
+    ),
+    "server.error.signin_limited": (
+        "too many failed sign-ins; try again in {minutes} min",
+        "слишком много неудачных попыток входа; повторите через {minutes} мин",
+    ),
+    "server.error.not_signed_in": (
+        "you are not signed in (or your session has ended); sign in again",
+        "вы не вошли (или сеанс закончился); войдите снова",
+    ),
+    "server.error.confirm_name": (
+        "to delete the account, type its name {name!r} exactly",
+        "чтобы удалить учётную запись, введите её имя «{name}» точно",
+    ),
+    "server.error.account_playing": (
+        "you are still seated at {count} unfinished tables; finish or leave them before deleting the account",
+        "вы ещё сидите за незаконченными столами ({count}); доиграйте или покиньте их, прежде чем удалять "
+        "учётную запись",
+    ),
+    "server.error.csrf": (
+        "this request lacks your session's security token; reload the page and try again",
+        "в запросе нет защитного ключа вашего сеанса; перезагрузите страницу и повторите",
+    ),
+    "server.error.passkey_failed": (
+        "the passkey was not accepted; try again, or sign in with your password",
+        "ключ доступа не принят; попробуйте ещё раз или войдите по паролю",
+    ),
+    "server.error.challenge_expired": (
+        "the passkey request has expired or was used already; start again",
+        "запрос ключа доступа устарел или уже использован; начните заново",
+    ),
+    "server.error.seat_account": (
+        "this seat belongs to a player's account; sign in as that player to play it",
+        "это место принадлежит учётной записи игрока; войдите как этот игрок, чтобы играть за него",
+    ),
     "server.error.not_over": ("the game of table {id!r} is not over; its record would show hidden cards",
                               "игра за столом {id!r} не окончена; её запись показала бы скрытые карты"),
     "server.error.full": ("the server is full ({what}); try later",
