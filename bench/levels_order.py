@@ -11,7 +11,7 @@ is the field itself, 0 by definition.  Search budgets are in playouts with
 ``seconds=0`` (the levels' 0.3 s cap removed), so a row depends only on
 its seed, not on the machine's load.
 
-The plan, written down before the runs (2026-12-07, 16:45 UTC)
+The plan, written down before the runs (2026-12-07, 16:42 UTC)
 ----------------------------------------------------------------
 
 Seeds never used before by any measurement of the bots (the run log used
@@ -31,6 +31,14 @@ C. ``strong`` and ``expert`` at every other table: mistigri 4 24 seeds,
    seeds each, all from 41000.
 D. More of B, the two tables alternating seed by seed: kopilka 4 up to
    seed 41119 (120 in all), classic 4 up to 41079 (80 in all).
+
+Added at 17:16 UTC, before stage C, on the time alone: the machine is
+loaded 5-7 by other work, and a seed costs two to three times the estimate
+(kopilka 4 took 15 minutes, classic 4 plays a seed of both levels in 45 s),
+so C as written would not reach the tables of 5, 6 and 7.  So classic 4's
+B stops at 24 seeds (41000-41023), D is dropped, and C plays its tables in
+turn, one seed of each table a round (seeds 41000 up, at most the numbers
+above), until the stop, so that every table is measured on a few seeds.
 
 Every run stops at 18:10 UTC whatever it has played; a stopped run is
 reported with the seeds it played, and since the stop depends only on the
@@ -82,13 +90,13 @@ TABLES = [("kopilka", 4), ("classic", 4), ("mistigri", 4), ("classic", 3), ("mis
 PLAN: list[tuple[str, str, int, tuple[str, ...], int, int]] = [
     *[("A", v, p, NOVICES, 40000, 240) for v, p in TABLES],
     ("B", "kopilka", 4, SEARCHES, 41000, 60),
-    ("B", "classic", 4, SEARCHES, 41000, 40),
+    ("B", "classic", 4, SEARCHES, 41000, 24),
     ("C", "mistigri", 4, SEARCHES, 41000, 24),
     ("C", "classic", 3, SEARCHES, 41000, 16),
     ("C", "mistigri", 3, SEARCHES, 41000, 16),
     *[("C", v, p, SEARCHES, 41000, 8) for p in (5, 6, 7) for v in ("classic", "mistigri")],
 ]
-STAGE_D = [("kopilka", 4, 41060, 60), ("classic", 4, 41040, 40)]
+STAGE_D: list[tuple[str, int, int, int]] = []  # dropped at 17:16 UTC (the docstring)
 POOLED = {("classic", 4), ("mistigri", 4)}
 EARLIER = ["bench/results-bots-2026-12-04.jsonl", "bench/results-bots-2026-12-05.jsonl"]
 
@@ -134,7 +142,7 @@ def run(path: Path, until: dt.datetime) -> None:
     def late() -> bool:
         return dt.datetime.now(dt.UTC) >= until
 
-    for stage, variant, players, levels, first, seeds in PLAN:
+    for stage, variant, players, levels, first, seeds in [p for p in PLAN if p[0] != "C"]:
         for seed in range(first, first + seeds):
             if late():
                 print(f"stopped by the clock at stage {stage}, {variant} {players}, seed {seed}", flush=True)
@@ -142,7 +150,16 @@ def run(path: Path, until: dt.datetime) -> None:
             play(path, variant, players, levels, seed, stage)
         print(f"{stage} {variant} {players} {levels} {first}-{first + seeds - 1} done "
               f"{dt.datetime.now(dt.UTC):%H:%M:%S} load {os.getloadavg()[0]:.2f}", flush=True)
-    for k in range(max(n for *_, n in STAGE_D)):
+    rounds = [p for p in PLAN if p[0] == "C"]
+    for k in range(max(p[5] for p in rounds)):
+        for stage, variant, players, levels, first, seeds in rounds:
+            if k < seeds:
+                if late():
+                    print(f"stopped by the clock at stage C, {variant} {players}, seed {first + k}", flush=True)
+                    return
+                play(path, variant, players, levels, first + k, stage)
+        print(f"C round {k + 1} done {dt.datetime.now(dt.UTC):%H:%M:%S} load {os.getloadavg()[0]:.2f}", flush=True)
+    for k in range(max((n for *_, n in STAGE_D), default=0)):
         for variant, players, first, seeds in STAGE_D:
             if k < seeds:
                 if late():
@@ -234,6 +251,32 @@ def paired(seeds: dict[tuple[str, int, str], dict[int, dict[str, object]]],
             "mean": round(mean, 2), "ci95": [round(lo, 2), round(hi, 2)], "per_seed": [round(x, 3) for x in d]}
 
 
+def markdown(rows: list[dict[str, object]]) -> list[str]:
+    """The summary as the table of docs/bots.md: each level − club, and each step up the order, paired."""
+    def cell(r: dict[str, object] | None) -> str:
+        if r is None:
+            return "—"
+        low, high = r["ci95"]  # type: ignore[misc]
+        return f"{r['mean']:+.1f} [{low:+.1f}, {high:+.1f}]".replace("-", "−")
+
+    level = {(r["variant"], r["players"], r["level"]): r for r in rows if r["kind"] == "level"}
+    pair = {(r["variant"], r["players"], r["upper"]): r for r in rows if r["kind"] == "pair"}
+    out = ["| table | beginner | casual | strong | expert | casual − beginner | expert − strong | seeds |",
+           "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for variant, players in sorted(TABLES, key=lambda t: (["classic", "mistigri", "kopilka"].index(t[0]), t[1])):
+        nov = level.get((variant, players, "beginner"))
+        srch = level.get((variant, players, "strong"))
+        top = pair.get((variant, players, "expert"))
+        seeds = f"{nov['seeds'] if nov else 0} / {srch['seeds'] if srch else 0}"
+        if top and top["pooled_earlier"]:
+            seeds += f" (expert − strong: {top['seeds']}, {top['pooled_earlier']} earlier)"
+        out.append(f"| {variant} {players} | " + " | ".join([
+            cell(level.get((variant, players, "beginner"))), cell(level.get((variant, players, "casual"))),
+            cell(srch), cell(level.get((variant, players, "expert"))),
+            cell(pair.get((variant, players, "casual"))), cell(top)]) + f" | {seeds} |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", help="run the plan, appending each seed's rows to this file")
@@ -251,6 +294,7 @@ def main(argv: list[str] | None = None) -> None:
                 out.write(json.dumps({**row, "summary": True}) + "\n")
                 shown = {k: v for k, v in row.items() if k != "per_seed"}
                 print(json.dumps(shown, ensure_ascii=False))
+        print("\n".join(markdown(rows)))
         return
     if not args.json:
         parser.error("--json or --summary")
