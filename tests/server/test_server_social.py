@@ -200,6 +200,8 @@ def test_p16_spectators_talk_apart_unless_a_player_listens(client: TestClient) -
     assert mine["channel"] == "players", "the player never heard the spectator"
     assert fan.until(lambda m: m["type"] == "chat")["text"] == "Thanks!", "spectators hear the players"
     me.send({"type": "listen", "spectators": True})
+    before = me.until(lambda m: m["type"] == "chat")
+    assert before["text"] == "go Anna" and before["past"] is True, "B7: what they said before comes first"
     fan.send({"type": "chat", "text": "now you hear me"})
     assert me.until(lambda m: m["type"] == "chat")["text"] == "now you hear me"
     # A newcomer gets the recent lines he may hear, marked as past.

@@ -96,6 +96,18 @@ class Said:
                         phrase=self.phrase, text=text or "", at=self.at, past=past)
 
 
+def spectator_chat_name(name: str | None) -> str | None:
+    """P16: the name a spectator gave for the chat, cleaned; None (he is then ``Spectator 2``)
+    for none, or for a bot's name or level: nobody in the chat passes for a bot."""
+    from mushka.server.seating import RESERVED_NAMES
+    from mushka.server.wire import clean_name
+
+    cleaned = clean_name(name)
+    if cleaned is None or cleaned.casefold() in RESERVED_NAMES:
+        return None
+    return cleaned
+
+
 def clean_text(text: str) -> str:
     """P16: free text as it is shown: NFC, control and format characters out, spaces collapsed;
     a :class:`ProtocolError` if nothing is left or it is too long."""
@@ -131,9 +143,15 @@ class TableChat:
             self.number = max(self.number, number)
 
     def listen(self, client: Listener, spectators: bool) -> None:
-        """Whether ``client`` (a player) hears the spectators' lines from now on."""
+        """Whether ``client`` (a player) hears the spectators' lines from now on; when he starts
+        to, he gets the recent ones too (B7: what they said before he ticked the box)."""
         if spectators:
+            new = client not in self._listening
             self._listening.add(client)
+            if new:
+                for said in self.lines:
+                    if said.channel == "spectators" and self.hears(client, said):
+                        client.send(said.line(client.lang, past=True).model_dump_json())
         else:
             self._listening.discard(client)
 
@@ -146,7 +164,11 @@ class TableChat:
         return client in self._listening
 
     def spectator_name(self, client: Listener) -> tuple[str, str]:
-        """A spectator's name in both languages (``Spectator 2``): numbered as they speak first."""
+        """A spectator's name in both languages: the one he gave (``Boris (spectator)``), else
+        ``Spectator 2``, numbered as they speak first."""
+        given = getattr(client, "chat_name", None)
+        if isinstance(given, str) and given:
+            return tr("chat.spectator_named", "en", name=given), tr("chat.spectator_named", "ru", name=given)
         number = self._numbers.get(client)
         if number is None:
             number = self._numbers[client] = self._next
@@ -186,6 +208,7 @@ class TableChat:
 
 add_texts({
     "chat.spectator": ("Spectator {n}", "Зритель {n}"),
+    "chat.spectator_named": ("{name} (spectator)", "{name} (зритель)"),
     "chat.phrase.hello": ("Hello!", "Привет!"),
     "chat.phrase.good_luck": ("Good luck!", "Удачи!"),
     "chat.phrase.good_game": ("Good game!", "Хорошая игра!"),

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from mushka.errors import MushkaError
 from mushka.server import presence
 from mushka.server.accounts import Account, current_account
+from mushka.server.chat import spectator_chat_name
 from mushka.server.guards import client_address
 from mushka.server.hint import send_hint
 from mushka.server.lobby import Lobby
@@ -92,6 +93,8 @@ class Connection:
         """The signed-in account of the connection (known from its hello on), None for a guest."""
         self.hidden: frozenset[str] = frozenset()
         """The accounts whose chat lines this connection is not sent (muted or blocked)."""
+        self.chat_name: str | None = None
+        """P16: the name a spectator gave for the chat (his hello's ``name``; B7)."""
         self.touched_ms = 0
         """When the account's presence at this table was last written."""
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.config.queue_size)
@@ -276,6 +279,7 @@ class Connection:
         if message.protocol != PROTOCOL_VERSION:
             raise ProtocolError("protocol", rule="P3", fatal=True, close_code=4400,
                                 server=PROTOCOL_VERSION, client=message.protocol)
+        self.chat_name = spectator_chat_name(message.name) if message.token is None else None
         # Whose lines this connection hides is known before the table sends it the recent chat.
         await presence.arrived(self.lobby, self, self.websocket)
         if message.token is not None:

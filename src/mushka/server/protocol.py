@@ -77,6 +77,9 @@ class Hello(Message):
     since: int | None = Field(default=None, ge=0)
     """The version the client has (a reconnection): if it is the table's, the server answers
     ``resumed`` instead of a whole ``state``."""
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+    """P16: a spectator's name in the chat (``Boris (spectator)``); without it, or with a bot's
+    name, he is ``Spectator 2``.  A seat's connection speaks under its seat's name."""
     id: RequestId | None = None
 
 

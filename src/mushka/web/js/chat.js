@@ -59,9 +59,18 @@ export class ChatBox {
     this.built = null;
   }
 
-  /** A `chat` message from the server. */
+  /** A `chat` message from the server.  A recent line sent again (`past`: on arrival, or the
+   *  spectators' lines when the player starts to hear them, B7) takes its place by time, once. */
   add(line) {
-    this.lines.push(line);
+    if (line.past) {
+      const same = (l) => l.at === line.at && l.name === line.name && l.text === line.text && l.channel === line.channel;
+      if (this.lines.some(same)) return;
+      // Within the same second a line said before counts as earlier than one that came live.
+      const at = this.lines.findIndex((l) => l.at > line.at || (l.at === line.at && !l.past));
+      this.lines.splice(at < 0 ? this.lines.length : at, 0, line);
+    } else {
+      this.lines.push(line);
+    }
     if (this.lines.length > MAX_LINES) this.lines.shift();
     this.drawLines();
   }

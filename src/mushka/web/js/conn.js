@@ -29,9 +29,10 @@ const FINAL_CLOSE = new Set([4400, 4401, 4404]);
 
 /** A live connection to `/ws/tables/{id}` that keeps itself up. */
 export class TableConnection {
-  constructor(tableId, { token = null, onMessage, onStatus }) {
+  constructor(tableId, { token = null, name = null, onMessage, onStatus }) {
     this.tableId = tableId;
     this.token = token;
+    this.name = name;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.version = null;
@@ -82,6 +83,8 @@ export class TableConnection {
       this.lastHeard = Date.now();
       const hello = { type: "hello", protocol: PROTOCOL, lang: lang(), id: this.nextId++ };
       if (this.token) hello.token = this.token;
+      // B7: a spectator speaks in the chat under the name he gave (else "Spectator 2").
+      else if (this.name) hello.name = this.name.slice(0, 32);
       // A reconnection: the server may answer `resumed` instead of the whole state.
       if (this.version !== null) hello.since = this.version;
       ws.send(JSON.stringify(hello));

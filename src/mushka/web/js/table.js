@@ -91,6 +91,7 @@ export class TablePage {
     if (this.conn) this.conn.stop();
     this.conn = new TableConnection(this.tableId, {
       token: this.token,
+      name: savedName() || null,
       onMessage: (msg) => this.handle(msg),
       onStatus: (status) => this.connectionStatus(status),
     });
