@@ -398,9 +398,12 @@ async def signin_failed(request: Request, keys: list[str]) -> ProtocolError:
     book = account_book(request)
     moment = now_ms()
 
+    names = [k for k in keys if k.startswith("name:")]
+    addresses = [k for k in keys if k.startswith("addr:")]
+
     def count() -> int:
-        name_until = book.failed(keys[:1], moment, WINDOW_MS, NAME_FAILURES, BLOCK_MS)
-        address_until = book.failed(keys[1:], moment, WINDOW_MS, ADDRESS_FAILURES, BLOCK_MS)
+        name_until = book.failed(names, moment, WINDOW_MS, NAME_FAILURES, BLOCK_MS) if names else 0
+        address_until = book.failed(addresses, moment, WINDOW_MS, ADDRESS_FAILURES, BLOCK_MS)
         return max(name_until, address_until)
 
     until = await lobby_of_connection(request).writer.run(count)

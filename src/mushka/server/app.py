@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 
 from mushka import __version__
 from mushka.errors import MushkaError
-from mushka.server import abuse, accountweb, friends, profiles
+from mushka.server import abuse, accountweb, friends, passkeys, profiles
 from mushka.server.bodies import (
     CreateTable,
     ErrorBody,
@@ -421,6 +421,10 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         Route("/api/account/signin", guarded(accountweb.signin), methods=["POST"]),
         Route("/api/account/signout", guarded(accountweb.signout), methods=["POST"]),
         Route("/api/account/seats", guarded(accountweb.my_seats), methods=["GET"]),
+        Route("/api/account/passkey/register/options", guarded(passkeys.register_options), methods=["POST"]),
+        Route("/api/account/passkey/register", guarded(passkeys.register), methods=["POST"]),
+        Route("/api/account/passkey/signin/options", guarded(passkeys.signin_options), methods=["POST"]),
+        Route("/api/account/passkey/signin", guarded(passkeys.signin), methods=["POST"]),
         Route("/api/profiles/{name}", profiles.profile, methods=["GET"]),
         Route("/api/friends", friends.list_friends, methods=["GET"]),
         Route("/api/friends", friends.ask_friend, methods=["POST"]),
