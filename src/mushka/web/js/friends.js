@@ -244,8 +244,33 @@ function drawButton() {
   button.hidden = !me;
   const incoming = friends.filter((f) => f.status === "incoming").length;
   const online = friends.filter((f) => f.status === "accepted" && f.online).length;
-  replace(button, t("friends"), online ? h("span", { class: "friends-online", text: ` ${online}`, title: t("friends_online_count", { n: online }) }) : null,
+  button.setAttribute("aria-label", t("friends"));
+  button.title = t("friends");
+  // On a phone the top bar is one row: the label gives way to a small picture of two people.
+  replace(button, peopleIcon(), h("span", { class: "friends-label", text: t("friends") }),
+    online ? h("span", { class: "friends-online", text: ` ${online}`, title: t("friends_online_count", { n: online }) }) : null,
     incoming ? h("span", { class: "badge", text: String(incoming), title: t("friend_requests") }) : null);
+}
+
+function peopleIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const icon = document.createElementNS(ns, "svg");
+  icon.setAttribute("viewBox", "0 0 24 16");
+  icon.setAttribute("class", "friends-icon");
+  icon.setAttribute("aria-hidden", "true");
+  for (const [cx, cy, r] of [[8, 4.5, 3.5], [17, 5, 3]]) {
+    const head = document.createElementNS(ns, "circle");
+    head.setAttribute("cx", cx);
+    head.setAttribute("cy", cy);
+    head.setAttribute("r", r);
+    icon.appendChild(head);
+  }
+  for (const d of ["M1 16c0-4 3-6.5 7-6.5s7 2.5 7 6.5z", "M14.5 10.2c1-.5 1.8-.7 2.5-.7 3.5 0 6 2.3 6 6.5h-6.2"]) {
+    const body = document.createElementNS(ns, "path");
+    body.setAttribute("d", d);
+    icon.appendChild(body);
+  }
+  return icon;
 }
 
 function togglePanel(open) {
