@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from serverkit import Player, create, running
+from softkey import SoftKey
 from sqlalchemy import text
 from storekit import snapshot
 
@@ -394,3 +395,70 @@ def test_a_session_made_by_one_process_is_known_to_another_on_postgresql(tmp_pat
                 assert target.post("/api/account/signin", json={"name": "Павел", "password": f"x{n:08}"}
                                    ).status_code == 401
             assert a.post("/api/account/signin", json={"name": "Павел", "password": "y" * 9}).status_code == 429
+
+
+# --- passkeys (a software authenticator, tests/server/softkey.py) --------------------------------
+
+
+def test_a_guest_claims_a_name_with_a_passkey_and_signs_in_with_it_elsewhere(client: TestClient) -> None:
+    key = SoftKey()
+    asked = client.post("/api/account/passkey/register/options", json={"name": "Роза"})
+    assert asked.status_code == 200, asked.text
+    options = asked.json()["options"]
+    assert options["rp"]["id"] == "testserver" and options["authenticatorSelection"]["residentKey"] == "required"
+    made = client.post("/api/account/passkey/register",
+                       json={"challenge": asked.json()["challenge"], "credential": key.register(options)})
+    assert made.status_code == 201, made.text
+    assert made.json()["account"]["name"] == "Роза" and made.json()["account"]["passkeys"] == 1
+    assert made.json()["account"]["password"] is False
+    # The challenge was used: the same answer again is refused.
+    again = client.post("/api/account/passkey/register",
+                        json={"challenge": asked.json()["challenge"], "credential": key.register(options)},
+                        headers={"x-csrf-token": made.json()["csrf"]})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "challenge_expired"
+    # Another device signs in with the passkey, without a name.
+    other = second_client(client)
+    challenge = other.post("/api/account/passkey/signin/options", json={}).json()
+    signed = other.post("/api/account/passkey/signin",
+                        json={"challenge": challenge["challenge"], "credential": key.sign_in(challenge["options"])})
+    assert signed.status_code == 200, signed.text
+    assert other.get("/api/account").json()["account"]["name"] == "Роза"
+    assert sql(client, "SELECT sign_count FROM mushka_passkeys")[0][0] == 1
+
+
+def test_a_passkey_answer_that_does_not_verify_is_refused_and_counted(client: TestClient) -> None:
+    key = SoftKey()
+    asked = client.post("/api/account/passkey/register/options", json={"name": "Семён"}).json()
+    made = client.post("/api/account/passkey/register",
+                       json={"challenge": asked["challenge"], "credential": key.register(asked["options"])})
+    csrf = made.json()["csrf"]
+    client.post("/api/account/signout", json={}, headers={"x-csrf-token": csrf})
+    challenge = client.post("/api/account/passkey/signin/options", json={}).json()
+    answer = key.sign_in(challenge["options"])
+    answer["response"]["signature"] = SoftKey().sign_in(challenge["options"])["response"]["signature"]  # wrong key
+    refused = client.post("/api/account/passkey/signin",
+                          json={"challenge": challenge["challenge"], "credential": answer})
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "signin_failed"
+    assert client.get("/api/account").json()["account"] is None
+    assert sql(client, "SELECT failures FROM mushka_signin_limits WHERE key LIKE 'addr:%'")[0][0] == 1
+    # A page of another site cannot answer: its origin is not this server's.
+    foreign = SoftKey(origin="https://evil.example", credential_id=key.credential_id, key=key.key, count=5)
+    challenge = client.post("/api/account/passkey/signin/options", json={}).json()
+    refused = client.post("/api/account/passkey/signin", json={
+        "challenge": challenge["challenge"], "credential": foreign.sign_in(challenge["options"])})
+    assert refused.status_code == 401
+    # The claimed name cannot be asked for again, with a passkey or a password.
+    taken = client.post("/api/account/passkey/register/options", json={"name": "семён"})
+    assert taken.status_code == 409 and taken.json()["error"]["code"] == "name_claimed"
+
+
+def test_a_signed_in_account_adds_a_second_passkey(client: TestClient) -> None:
+    csrf = claim(client, "Тимур")["csrf"]
+    asked = client.post("/api/account/passkey/register/options", json={}, headers={"x-csrf-token": csrf}).json()
+    assert asked["options"]["user"]["name"] == "Тимур"
+    key = SoftKey()
+    added = client.post("/api/account/passkey/register", json={
+        "challenge": asked["challenge"], "credential": key.register(asked["options"])}, headers={"x-csrf-token": csrf})
+    assert added.status_code == 200, added.text
+    assert added.json()["account"]["passkeys"] == 1 and added.json()["account"]["password"] is True
+    assert sql(client, "SELECT count(*) FROM mushka_accounts")[0][0] == 1
