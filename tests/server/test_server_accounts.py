@@ -5,6 +5,7 @@ take, seats bound to the account, and deleting an account with its personal data
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
@@ -22,7 +23,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from mushka.server import PROTOCOL_VERSION, create_app
-from mushka.server.accounts import SESSION_COOKIE, hash_session
+from mushka.server.accounts import SESSION_COOKIE, SESSION_DAYS, SESSION_MAX_DAYS, hash_session
 from mushka.server.app import lobby_of
 from mushka.server.passwords import NAME_FAILURES
 from mushka.server.sqlstore import SqlStore
@@ -462,3 +463,30 @@ def test_a_signed_in_account_adds_a_second_passkey(client: TestClient) -> None:
     assert added.status_code == 200, added.text
     assert added.json()["account"]["passkeys"] == 1 and added.json()["account"]["password"] is True
     assert sql(client, "SELECT count(*) FROM mushka_accounts")[0][0] == 1
+
+
+def test_a_session_ends_unused_and_is_pushed_back_when_used(client: TestClient) -> None:
+    claim(client, "Ульяна")
+    value = client.cookies[SESSION_COOKIE]
+    now = int(time.time() * 1000)
+    store = lobby_of(client.app).store  # type: ignore[arg-type]
+    assert isinstance(store, SqlStore)
+    with store.engine.begin() as conn:  # last renewed two hours ago, ending in a day
+        conn.execute(text("UPDATE mushka_sessions SET seen_ms = :s, expires_ms = :e"),
+                     {"s": now - 2 * 3_600_000, "e": now + 86_400_000})
+    assert client.get("/api/account").json()["account"]["name"] == "Ульяна"
+    expires = sql(client, "SELECT expires_ms FROM mushka_sessions WHERE id_hash = :h", h=hash_session(value))[0][0]
+    assert expires >= now + (SESSION_DAYS - 1) * 86_400_000, "used, its end was pushed back"
+    with store.engine.begin() as conn:  # never past the longest life of a session
+        conn.execute(text("UPDATE mushka_sessions SET seen_ms = :s, created_ms = :c, expires_ms = :e"),
+                     {"s": now - 2 * 3_600_000, "c": now - (SESSION_MAX_DAYS * 86_400_000 - 60_000),
+                      "e": now + 30_000})
+    client.get("/api/account")
+    expires = sql(client, "SELECT expires_ms FROM mushka_sessions")[0][0]
+    assert expires <= now + 61_000
+    with store.engine.begin() as conn:  # and once its time is over, it is nobody's
+        conn.execute(text("UPDATE mushka_sessions SET expires_ms = :e"), {"e": now - 1})
+    reply = client.get("/api/account")
+    assert reply.json()["account"] is None
+    assert 'mushka_session=""' in reply.headers.get("set-cookie", "") or "max-age=0" in reply.headers.get(
+        "set-cookie", "").lower()

@@ -84,7 +84,15 @@ function signedInAs(reply) {
   const was = me ? me.id : null;
   me = reply && reply.account ? reply.account : null;
   csrf = reply && reply.csrf ? reply.csrf : null;
-  if (me) saveName(me.name);
+  if (me) {
+    saveName(me.name);
+    // Signed in, a player sits under his account's name (P18): the lobby's name field says so.
+    const field = document.querySelector("input[data-key=name]");
+    if (field && field.value !== me.name) {
+      field.value = me.name;
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  }
   drawButton();
   if ((me ? me.id : null) !== was) for (const fn of listeners) fn(me);
 }
