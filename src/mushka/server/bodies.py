@@ -149,6 +149,17 @@ class OptionInfo(Message):
     help_ru: str
 
 
+class PresetInfo(Message):
+    """A short-game preset of the table form (``server/durations.py``): the options it sets and
+    about how many minutes a game of it takes a person, by level and table size."""
+
+    id: str
+    """``full`` (the variant as it is), ``record20``, ``record15``, ``record10`` (C16's record)."""
+    options: dict[str, str] = Field(default_factory=dict)
+    minutes: dict[str, dict[str, float]] = Field(default_factory=dict)
+    """Level id -> number of players (as text) -> minutes; absent where not measured."""
+
+
 class VariantInfo(Message):
     """One variant, for the table form."""
 
@@ -159,6 +170,8 @@ class VariantInfo(Message):
     default_players: int
     privileged: str
     options: list[OptionInfo]
+    presets: list[PresetInfo] = Field(default_factory=list)
+    """Short games offered in the lobby, the full game first."""
 
 
 class Limits(Message):

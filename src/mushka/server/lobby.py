@@ -47,6 +47,7 @@ from mushka.server.bodies import (
     VariantInfo,
 )
 from mushka.server.config import ServerConfig
+from mushka.server.durations import presets
 from mushka.server.guards import AddressCounter
 from mushka.server.listing import Listings
 from mushka.server.nodes import Membership, NodeSettings, default_node_name
@@ -607,7 +608,8 @@ class Lobby:
             ]
             variants.append(VariantInfo(name=v.name, title_en=v.title("en"), title_ru=v.title("ru"),
                                         players=list(v.players), default_players=v.default_players,
-                                        privileged=v.privileged.code, options=options))
+                                        privileged=v.privileged.code, options=options,
+                                        presets=presets(v.name, list(v.players), list(self.services.bots))))
         c = self.config
         levels = [LevelInfo(id=lv.id, name_en=lv.title("en"), name_ru=lv.title("ru"), blurb_en=lv.blurb("en"),
                             blurb_ru=lv.blurb("ru")) for lv in LEVELS if lv.id in self.services.bots]

@@ -13,6 +13,7 @@ import { QuickMatch } from "./quickmatch.js";
 import { leaderboard } from "./stats.js";
 import { timerWords } from "./timer.js";
 import { ruleNote } from "./ruleword.js";
+import { lengthField } from "./presets.js";
 
 // P15: the timer a table for friends proposes (practice tables have none unless asked).
 const FRIENDS_TIMER = 60;
@@ -136,7 +137,7 @@ export class LobbyPage {
           h("span", { class: "muted", text: t(`variant_blurb_${v.name}`) }))))));
     const playerSelect = h("select", { id: "players", dataset: { key: "players" },
       disabled: info.players.length === 1,
-      onchange: (e) => { this.players = Number(e.target.value); } },
+      onchange: (e) => { this.players = Number(e.target.value); this.render(); } },
     info.players.map((p) => h("option", { value: p, text: String(p), selected: p === players })));
     const botSelect = h("select", { id: "bot", dataset: { key: "bot" }, "aria-describedby": "level-blurb",
       onchange: (e) => { this.bot = e.target.value; this.render(); } },
@@ -158,6 +159,12 @@ export class LobbyPage {
           h("label", { class: "field" }, t("players"), playerSelect),
           h("label", { class: "field" }, t("opponents_level"), botSelect),
           h("label", { class: "field" }, t("your_name"), nameInput),
+          lengthField(info, this.values, players, this.bot || this.meta.default_bot, (options, keys) => {
+            for (const k of keys) delete this.values[k];
+            Object.assign(this.values, options);
+            this.formError = null;
+            this.render();
+          }),
           h("label", { class: "field" }, t("turn_timer"), timerSelect)),
         h("p", { id: "level-blurb", class: "small", "aria-live": "polite", dataset: { testid: "level-blurb" },
           text: this.levelBlurb() }),
