@@ -11,6 +11,7 @@
 // Everything here is for a signed-in player; a guest sees no Friends button.
 // A friend link (/?friend=CODE) opened by a guest is kept until he signs in.
 
+import { account, onAccountChange } from "./account.js";
 import { h, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { openProfile } from "./profile.js";
@@ -19,10 +20,9 @@ import { prefs, setPref } from "./store.js";
 import { announce, toast } from "./ui.js";
 
 const POLL_MS = 4000;
-const ACCOUNT_MS = 5000;
 const CODE_KEY = "mushka.friendCode";
 
-let me = null; // { name, csrf } while signed in
+let me = null; // { name } while signed in
 let friends = [];
 let hides = [];
 let lastNotice = 0;
@@ -39,12 +39,11 @@ function tableHere() {
   return new URLSearchParams(location.search).get("table");
 }
 
-/** A JSON call of the social API, with the session's CSRF token on changes (P19). */
+/** A JSON call of the social API (the page's fetch adds the session's CSRF token to changes, P19). */
 export async function social(method, path, body) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
-    if (me && me.csrf) init.headers["X-CSRF-Token"] = me.csrf;
     init.body = JSON.stringify({ ...(body || {}), lang: lang() });
   }
   const sep = path.includes("?") ? "&" : "?";
@@ -74,8 +73,7 @@ export function signedIn() {
 async function whoAmI() {
   try {
     const reply = await social("GET", "api/account");
-    const account = reply && reply.account;
-    return account ? { name: account.name, csrf: reply.csrf } : null;
+    return reply && reply.account ? reply.account : null;
   } catch (_) {
     return null;
   }
@@ -93,15 +91,16 @@ export async function startFriends() {
   }
   const profile = params.get("profile");
   onLangChange(() => { drawButton(); drawPanel(); redrawNotices(); });
-  await refreshAccount();
-  // The accounts' own page may sign the player in or out at any time: follow it.
-  setInterval(refreshAccount, ACCOUNT_MS);
+  // The account's part of the page signs the player in and out: follow it.
+  onAccountChange((who) => accountIs(who));
+  await accountIs(account() || await whoAmI());
+  if (!me && pendingCode()) toast(t("friend_link_sign_in"));
   if (profile) openProfile(profile);
 }
 
-async function refreshAccount() {
+async function accountIs(who) {
   const was = me ? me.name : null;
-  me = await whoAmI();
+  me = who ? { name: who.name } : null;
   const now = me ? me.name : null;
   if (was === now) return;
   drawButton();
@@ -111,7 +110,6 @@ async function refreshAccount() {
     for (const el of shown.values()) el.remove();
     shown.clear();
     if (panel) panel.hidden = true;
-    if (pendingCode()) toast(t("friend_link_sign_in"));
     return;
   }
   await usePendingCode();
