@@ -19,6 +19,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 def target(name: str) -> Path:
@@ -40,12 +41,12 @@ def player_page(open_page, live_server, variant, seats, options=None, players=No
         "variant": variant, "players": players or len(seats), "name": name, "seats": seats,
         "start": True, "listed": False, "options": options or {}})
     url = live_server.url + made["tokens"][0]["url"].lstrip("/").replace("?table=", f"?lang={lang}&table=")
-    return open_page(url, viewport=viewport or {"width": 1280, "height": 860})
+    return open_page(url, viewport=viewport or DESKTOP)
 
 
 def test_lobby_pictures(open_page, live_server, page_errors):
     for lang in ("en", "ru"):
-        page = open_page(f"{live_server.url}?lang={lang}", viewport={"width": 1280, "height": 860})
+        page = open_page(f"{live_server.url}?lang={lang}", viewport=DESKTOP)
         expect(page.locator("#new-game-title")).to_be_visible()
         page.fill("#player-name", "Anna" if lang == "en" else "Аня")
         page.select_option("#bot", "strong")
@@ -127,7 +128,7 @@ def test_phone_table(open_page, live_server, page_errors):
 def test_tutorial_pictures(open_page, live_server, page_errors):
     """The walkthrough at its third step: the dealer trumped, the player must trump a club lead."""
     for lang in ("en", "ru"):
-        page = open_page(f"{live_server.url}?lang={lang}", viewport={"width": 1280, "height": 860})
+        page = open_page(f"{live_server.url}?lang={lang}", viewport=DESKTOP)
         page.locator("#learn-btn").click()
         page.locator("[data-key=tut-next]").click()
         for move in (["7C", "6C", "stand"], ["KH"]):
@@ -142,4 +143,27 @@ def test_tutorial_pictures(open_page, live_server, page_errors):
         expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-step", "3")
         expect(page.locator("[data-testid=trick-card]")).to_have_count(1)
         picture(page, f"tutorial-{lang}", full=True)
+    assert not page_errors
+
+
+def test_russian_pattern_pictures(open_page, live_server, page_errors):
+    """The Russian-pattern card style of the settings, at a table in the middle of a deal."""
+    shots = (("ru", DESKTOP, "table-russian-pattern-ru"), ("en", PHONE, "phone-russian-pattern-en"))
+    for lang, viewport, name in shots:
+        page = player_page(open_page, live_server, "classic", ["me", "bot:club", "bot:club", "bot:club"],
+                           NO_SPECIAL_HANDS, lang=lang, viewport=viewport, name="Аня" if lang == "ru" else "Anna")
+        page.locator("[data-key=prefs]").click()
+        page.select_option("[data-key=pref-face]", "russian")
+        page.locator("[data-key=prefs]").click()
+        rng = random.Random(4)
+        for _ in range(80):
+            state = wait_for_turn_or_end(page)
+            assert state["over"] == "false"
+            if state["phase"] == "play" and page.locator("[data-testid=trick] .card").count() >= 1:
+                expect(page.locator("[data-testid=hand] .card-face.russian").first).to_be_visible()
+                picture(page, name, full=viewport is PHONE)
+                break
+            act_once(page, rng, exchange=False)
+        else:
+            pytest.fail("no trick came while it was the player's turn")
     assert not page_errors
