@@ -166,10 +166,18 @@ def test_a_guest_claims_his_name_with_a_passkey_signs_in_with_it_and_deletes_the
     other.locator("[data-testid=account-button]").click()
     shot(other, "signin-390-en")
 
-    # Deleting the account removes its personal data.
+    # A passkey account adds a password (then signs in with either).
     account_id = rows(live_server, "SELECT id FROM mushka_accounts WHERE name = :n", n=name)[0][0]
     button.click()
+    dialog.locator(".account-password summary").click()
+    dialog.locator("[data-testid=account-new-password]").fill("пароль для входа")
     shot(vera, "account-1280-ru")
+    dialog.locator("[data-testid=account-save-password]").click()
+    expect(vera.locator("#toast")).to_contain_text("Пароль сохранён")
+    assert rows(live_server, "SELECT count(*) FROM mushka_passwords WHERE account_id = :a", a=account_id)[0][0] == 1
+
+    # Deleting the account removes its personal data.
+    button.click()
     dialog.locator(".account-delete summary").click()
     dialog.locator("[data-testid=account-delete-name]").fill(name)
     vera.on("dialog", lambda d: d.accept())

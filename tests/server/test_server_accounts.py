@@ -490,3 +490,33 @@ def test_a_session_ends_unused_and_is_pushed_back_when_used(client: TestClient) 
     assert reply.json()["account"] is None
     assert 'mushka_session=""' in reply.headers.get("set-cookie", "") or "max-age=0" in reply.headers.get(
         "set-cookie", "").lower()
+
+
+def test_changing_the_password_asks_for_the_current_one_and_signs_out_the_other_devices(client: TestClient) -> None:
+    csrf = claim(client, "Фёкла")["csrf"]
+    other = second_client(client)
+    other.post("/api/account/signin", json={"name": "Фёкла", "password": PASSWORD})
+    wrong = client.post("/api/account/password", json={"password": "a brand new secret", "current": "not it at all"},
+                        headers={"x-csrf-token": csrf})
+    assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "signin_failed"
+    done = client.post("/api/account/password", json={"password": "a brand new secret", "current": PASSWORD},
+                       headers={"x-csrf-token": csrf})
+    assert done.status_code == 200, done.text
+    assert client.get("/api/account").json()["account"]["name"] == "Фёкла", "this device stays signed in"
+    assert other.get("/api/account").json()["account"] is None, "the other device is signed out"
+    guest = second_client(client)
+    assert guest.post("/api/account/signin", json={"name": "Фёкла", "password": PASSWORD}).status_code == 401
+    assert guest.post("/api/account/signin", json={"name": "Фёкла", "password": "a brand new secret"}
+                      ).status_code == 200
+
+
+def test_a_passkey_account_adds_a_password(client: TestClient) -> None:
+    key = SoftKey()
+    asked = client.post("/api/account/passkey/register/options", json={"name": "Хава"}).json()
+    made = client.post("/api/account/passkey/register",
+                       json={"challenge": asked["challenge"], "credential": key.register(asked["options"])}).json()
+    added = client.post("/api/account/password", json={"password": "now with a password"},
+                        headers={"x-csrf-token": made["csrf"]})
+    assert added.status_code == 200 and added.json()["account"]["password"] is True
+    assert second_client(client).post("/api/account/signin", json={"name": "хава", "password": "now with a password"}
+                                      ).status_code == 200

@@ -100,6 +100,15 @@ class SignIn(Message):
     lang: Lang | None = None
 
 
+class SetPassword(Message):
+    """``POST /api/account/password``: a new password for the signed-in account (``current``:
+    the one it has, if it has one)."""
+
+    password: str = Field(max_length=MAX_PASSWORD)
+    current: str | None = Field(default=None, max_length=MAX_PASSWORD)
+    lang: Lang | None = None
+
+
 class DeleteAccount(Message):
     """``DELETE /api/account``: the account's name typed again, as a confirmation."""
 
@@ -487,3 +496,35 @@ async def my_seats(request: Request) -> Response:
     reply = Response(AccountSeats(seats=seats).model_dump_json(), media_type="application/json")
     reply.headers["cache-control"] = "no-store"
     return reply
+
+
+async def set_password(request: Request) -> Response:
+    """``POST /api/account/password``: give the signed-in account a password, or change it (the
+    current one is asked for, and limited as a sign-in is, P20).  The account's other
+    sessions end: a changed password signs out every other device."""
+    _flood_check(request)
+    body = await read_body(request, SetPassword)
+    session = await current_session(request)
+    if session is None:
+        raise ProtocolError("not_signed_in", rule="P19")
+    account = session.account
+    book = account_book(request)
+    found = await asyncio.to_thread(book.by_key, name_key(account.name))
+    stored = found[1] if found is not None else None
+    if stored is not None:
+        keys = await signin_keys(request, name_key(account.name))
+        await check_not_blocked(request, keys)
+        ok, _ = await verify_password(stored, body.current or "")
+        if not ok:
+            raise await signin_failed(request, keys)
+    check_password(body.password, account.name)
+    fresh = await hash_password(body.password)
+    keep = hash_session(request.cookies.get(SESSION_COOKIE, ""))
+
+    def write() -> None:
+        book.set_password(account.id, fresh, datetime.now(UTC))
+        book.close_other_sessions(account.id, keep)
+
+    await lobby_of_connection(request).writer.run(write)
+    log.info("account %s set its password", account.id)
+    return await account_reply(request, account, session.csrf)

@@ -420,6 +420,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         Route("/api/account/claim", guarded(accountweb.claim), methods=["POST"]),
         Route("/api/account/signin", guarded(accountweb.signin), methods=["POST"]),
         Route("/api/account/signout", guarded(accountweb.signout), methods=["POST"]),
+        Route("/api/account/password", guarded(accountweb.set_password), methods=["POST"]),
         Route("/api/account/seats", guarded(accountweb.my_seats), methods=["GET"]),
         Route("/api/account/passkey/register/options", guarded(passkeys.register_options), methods=["POST"]),
         Route("/api/account/passkey/register", guarded(passkeys.register), methods=["POST"]),

@@ -227,6 +227,13 @@ class AccountBook:
             done = conn.execute(delete(_SESSIONS).where(_SESSIONS.c.account_id == account_id))
         return int(done.rowcount or 0)
 
+    def close_other_sessions(self, account_id: str, keep_hash: str) -> int:
+        """End every session of an account but one (its password changed on that one)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(delete(_SESSIONS).where(and_(_SESSIONS.c.account_id == account_id,
+                                                             _SESSIONS.c.id_hash != keep_hash)))
+        return int(done.rowcount or 0)
+
     # --- passkey challenges --------------------------------------------------------------------
 
     def put_challenge(self, challenge: Challenge) -> None:

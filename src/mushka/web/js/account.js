@@ -318,6 +318,7 @@ function drawSignedIn(close) {
           signedInAs(null);
           done(t("acct_signed_out"));
         }) })),
+    passwordForm(box),
     h("details", { class: "account-delete" },
       h("summary", { text: t("acct_delete") }),
       h("p", { class: "muted", text: t("acct_delete_what") }),
@@ -332,6 +333,28 @@ function drawSignedIn(close) {
         }) })),
     box);
   loadGames(games);
+}
+
+function passwordForm(box) {
+  const current = h("input", { type: "password", autocomplete: "current-password", maxlength: "256",
+    dataset: { testid: "account-current-password" } });
+  const fresh = h("input", { type: "password", autocomplete: "new-password", maxlength: "256",
+    dataset: { testid: "account-new-password" } });
+  return h("details", { class: "account-password" },
+    h("summary", { text: me.password ? t("acct_change_password") : t("acct_set_password") }),
+    h("form", { class: "account-form", onsubmit: (ev) => {
+      ev.preventDefault();
+      act(box, async () => {
+        const body = { password: fresh.value };
+        if (me.password) body.current = current.value;
+        signedInAs(await call("POST", "api/account/password", body));
+        done(t("acct_password_set"));
+      });
+    } },
+    me.password ? field(t("acct_current_password"), current) : null,
+    field(t("acct_new_password"), fresh),
+    h("p", { class: "muted small", text: t("acct_password_others") }),
+    h("button", { type: "submit", class: "btn", text: t("acct_save_password"), dataset: { testid: "account-save-password" } })));
 }
 
 async function loadGames(list) {

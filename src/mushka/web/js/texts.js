@@ -55,6 +55,12 @@ export const TEXTS = {
   acct_delete_confirm: ["Delete the account {name} for good?", "Удалить учётную запись {name} навсегда?"],
   acct_deleted: ["The account is deleted", "Учётная запись удалена"],
   acct_failed: ["The request failed", "Запрос не удался"],
+  acct_set_password: ["Add a password", "Добавить пароль"],
+  acct_change_password: ["Change the password", "Сменить пароль"],
+  acct_current_password: ["Current password", "Нынешний пароль"],
+  acct_password_others: ["Your other devices will be signed out.", "На остальных устройствах вход закончится."],
+  acct_save_password: ["Save the password", "Сохранить пароль"],
+  acct_password_set: ["Password saved", "Пароль сохранён"],
 
   // --- how to play ---
   howto_title: ["How to play", "Как играть"],
