@@ -40,6 +40,17 @@ B stops at 24 seeds (41000-41023), D is dropped, and C plays its tables in
 turn, one seed of each table a round (seeds 41000 up, at most the numbers
 above), until the stop, so that every table is measured on a few seeds.
 
+Added at 17:33 UTC, before any row of C: the load rose to 10-12 and C
+will play only a few seeds a table.  So that `strong`'s step over the club
+level does not rest on those few alone, at the tables where `strong` was
+measured against the club field before (kopilka 4 and classic and
+mistigri 3 on seeds 400-447 and 800-847, classic 5 on 400-447 and
+800-847, mistigri 5 and classic and mistigri 7 on 400-447;
+``bench/results-bots-2026-12-02.jsonl`` and ``-04``) its decision pools
+those seeds with the new ones, as the expert's does at the tables of four.
+One of those seeds is replayed after the runs to check that today's code
+plays it as stored (else they are not pooled).
+
 Every run stops at 18:10 UTC whatever it has played; a stopped run is
 reported with the seeds it played, and since the stop depends only on the
 clock, those seeds are a sample like any other.  No run is extended.
@@ -99,6 +110,7 @@ PLAN: list[tuple[str, str, int, tuple[str, ...], int, int]] = [
 STAGE_D: list[tuple[str, int, int, int]] = []  # dropped at 17:16 UTC (the docstring)
 POOLED = {("classic", 4), ("mistigri", 4)}
 EARLIER = ["bench/results-bots-2026-12-04.jsonl", "bench/results-bots-2026-12-05.jsonl"]
+EARLIER_STRONG = ["bench/results-bots-2026-12-02.jsonl", "bench/results-bots-2026-12-04.jsonl"]
 
 
 def spec_of(level_id: str) -> str:
@@ -118,9 +130,9 @@ def done(path: Path) -> set[tuple[str, int, str, int]]:
     return out
 
 
-def play(path: Path, variant: str, players: int, levels: tuple[str, ...], seed: int, stage: str) -> None:
-    """Play one seed of every level in ``levels`` at one table and append their rows."""
-    have = done(path)
+def play(path: Path, variant: str, players: int, levels: tuple[str, ...], seed: int, stage: str,
+         have: set[tuple[str, int, str, int]]) -> None:
+    """Play one seed of every level in ``levels`` at one table and append their rows (unless in ``have``)."""
     for lid in levels:
         if (variant, players, lid, seed) in have:
             continue
@@ -135,6 +147,7 @@ def play(path: Path, variant: str, players: int, levels: tuple[str, ...], seed: 
                "build": imported_build(), "utc": dt.datetime.now(dt.UTC).strftime("%H:%M:%S")}
         with path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
+        have.add((variant, players, lid, seed))
 
 
 def run(path: Path, until: dt.datetime) -> None:
@@ -142,12 +155,14 @@ def run(path: Path, until: dt.datetime) -> None:
     def late() -> bool:
         return dt.datetime.now(dt.UTC) >= until
 
+    have = done(path)
+
     for stage, variant, players, levels, first, seeds in [p for p in PLAN if p[0] != "C"]:
         for seed in range(first, first + seeds):
             if late():
                 print(f"stopped by the clock at stage {stage}, {variant} {players}, seed {seed}", flush=True)
                 return
-            play(path, variant, players, levels, seed, stage)
+            play(path, variant, players, levels, seed, stage, have)
         print(f"{stage} {variant} {players} {levels} {first}-{first + seeds - 1} done "
               f"{dt.datetime.now(dt.UTC):%H:%M:%S} load {os.getloadavg()[0]:.2f}", flush=True)
     rounds = [p for p in PLAN if p[0] == "C"]
@@ -157,7 +172,7 @@ def run(path: Path, until: dt.datetime) -> None:
                 if late():
                     print(f"stopped by the clock at stage C, {variant} {players}, seed {first + k}", flush=True)
                     return
-                play(path, variant, players, levels, first + k, stage)
+                play(path, variant, players, levels, first + k, stage, have)
         print(f"C round {k + 1} done {dt.datetime.now(dt.UTC):%H:%M:%S} load {os.getloadavg()[0]:.2f}", flush=True)
     for k in range(max((n for *_, n in STAGE_D), default=0)):
         for variant, players, first, seeds in STAGE_D:
@@ -165,17 +180,26 @@ def run(path: Path, until: dt.datetime) -> None:
                 if late():
                     print(f"stopped by the clock at stage D, {variant} {players}, seed {first + k}", flush=True)
                     return
-                play(path, variant, players, SEARCHES, first + k, "D")
+                play(path, variant, players, SEARCHES, first + k, "D", have)
     print("the plan is done", flush=True)
 
 
-def copy_earlier(path: Path) -> None:
-    """Copy the earlier paired rows of ``strong`` and the expert at the pooled tables, with their source."""
+def copy_earlier(path: Path, *, strong_elsewhere: bool = False) -> None:
+    """Copy the earlier rows of ``strong`` and the expert at the pooled tables, with their source.
+
+    With ``strong_elsewhere``, instead, ``strong``'s earlier rows at the other tables (seeds
+    400-447 and 800-847, the amendment of 17:33 UTC).
+    """
     wanted = {spec_of(lid): lid for lid in SEARCHES}
-    for source in EARLIER:
+    for source in EARLIER_STRONG if strong_elsewhere else EARLIER:
         for text in Path(source).read_text(encoding="utf-8").splitlines():
             r = json.loads(text) if text.strip() else {}
-            if (r.get("field") != FIELD or (r.get("variant"), r.get("players")) not in POOLED
+            table = (r.get("variant"), r.get("players"))
+            if strong_elsewhere:
+                if (r.get("field") != FIELD or table in POOLED or r.get("test") != spec_of("strong")
+                        or r.get("first_seed") not in (400, 424, 800)):
+                    continue
+            elif (r.get("field") != FIELD or table not in POOLED
                     or r.get("test") not in wanted or r.get("first_seed") not in (600, 1000)):
                 continue
             row = {"kind": "earlier", "source": source, "variant": r["variant"], "players": r["players"],
@@ -232,7 +256,7 @@ def paired(seeds: dict[tuple[str, int, str], dict[int, dict[str, object]]],
            lower: str, upper: str) -> dict[str, object] | None:
     """``upper`` − ``lower`` seed by seed on the seeds both played (the club level is 0 on every seed)."""
     def values(lid: str) -> dict[int, float]:
-        got = dict(earlier.get((variant, players, lid), {})) if (variant, players) in POOLED else {}
+        got = dict(earlier.get((variant, players, lid), {}))
         got.update({s: float(r["diff"]) for s, r in seeds.get((variant, players, lid), {}).items()})  # type: ignore[arg-type]
         return got
 
@@ -249,6 +273,44 @@ def paired(seeds: dict[tuple[str, int, str], dict[int, dict[str, object]]],
     return {"kind": "pair", "variant": variant, "players": players, "lower": lower, "upper": upper,
             "seeds": len(common), "pooled_earlier": sum(1 for s in common if s < 40000),
             "mean": round(mean, 2), "ci95": [round(lo, 2), round(hi, 2)], "per_seed": [round(x, 3) for x in d]}
+
+
+def decide(path: Path) -> dict[tuple[str, int], dict[str, str]]:
+    """The rule of the plan: per table, the spec each level plays (its own unless it measured below the one under it).
+
+    Going up the order, a level whose mean over the spec the level below
+    plays there, paired on the seeds both played (pooled where planned), is
+    below zero takes that spec instead; a level not measured at a table
+    keeps its own.  Returns the specs as the levels write them (with their
+    time caps).
+    """
+    rows = [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
+    values: dict[tuple[str, int, str], dict[int, float]] = {}
+    for r in rows:
+        if r["kind"] == "seed":
+            values.setdefault((r["variant"], r["players"], r["test"]), {})[r["seed"]] = float(r["diff"])
+        elif r["kind"] == "earlier":
+            got = values.setdefault((r["variant"], r["players"], r["test"]), {})
+            got.update({r["first_seed"] + k: float(d) for k, d in enumerate(r["per_seed"])})
+    out = {}
+    for variant, players in TABLES:
+        chosen: dict[str, str] = {}
+        below: str | None = None
+        for lv in LEVELS:
+            own = lv.spec
+            if below is not None and measured_spec(own) != measured_spec(below):
+                up = values.get((variant, players, measured_spec(own)))
+                low = values.get((variant, players, measured_spec(below)))
+                if measured_spec(below) == FIELD and up:
+                    low = dict.fromkeys(up, 0.0)
+                if measured_spec(own) == FIELD and low:
+                    up = dict.fromkeys(low, 0.0)
+                common = sorted(set(up or {}) & set(low or {}))
+                if common and statistics.mean(up[s] - low[s] for s in common) < 0:  # type: ignore[index]
+                    own = below
+            chosen[lv.id] = below = own
+        out[(variant, players)] = chosen
+    return out
 
 
 def markdown(rows: list[dict[str, object]]) -> list[str]:
@@ -295,6 +357,10 @@ def main(argv: list[str] | None = None) -> None:
                 shown = {k: v for k, v in row.items() if k != "per_seed"}
                 print(json.dumps(shown, ensure_ascii=False))
         print("\n".join(markdown(rows)))
+        for (variant, players), chosen in decide(path).items():
+            for lv in LEVELS:
+                if chosen[lv.id] != lv.spec:
+                    print(f"{variant} {players}: {lv.id} plays {chosen[lv.id]}")
         return
     if not args.json:
         parser.error("--json or --summary")
