@@ -118,6 +118,12 @@ def test_a_guest_plays_claims_his_name_with_a_password_and_signs_in_on_a_second_
     link.click()
     phone.wait_for_url(f"**table={table_id}**")
     expect(phone.locator("[data-testid=who-am-i]")).to_contain_text(name)
+    # Opened without the seat's token (the bare invitation link, nothing kept on the device),
+    # the table page of a signed-in player takes his seat back through the session.
+    phone.evaluate("localStorage.clear()")
+    phone.goto(f"{live_server.url}?table={table_id}&lang=ru")
+    expect(phone.locator("[data-testid=who-am-i]")).to_contain_text(name)
+    shot(phone, "table-390-ru")
     assert rows(live_server, "SELECT count(*) FROM mushka_sessions s JOIN mushka_accounts a ON a.id = s.account_id"
                 " WHERE a.name = :n", n=name)[0][0] == 2
     assert page_errors == []

@@ -14,7 +14,7 @@
 import { h, replace } from "./dom.js";
 import { lang, onLangChange, t } from "./i18n.js";
 import { plainMessage } from "./ruleword.js";
-import { saveName, savedName } from "./store.js";
+import { saveName, savedName, saveToken, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
 
 let me = null; // { id, name, password, passkeys } while signed in
@@ -374,11 +374,29 @@ function done(text) {
   announce(text);
 }
 
+/** A signed-in player who opens a table of his without its token (another device, another
+ *  browser) takes his seat back: the session stands for the token (P18). */
+async function reclaimSeatHere() {
+  const table = new URLSearchParams(location.search).get("table");
+  if (!me || !table || tokenFor(table)) return;
+  try {
+    const reply = await call("GET", "api/account/seats");
+    const mine = reply.seats.find((s) => s.table === table);
+    if (mine) {
+      saveToken(table, `seat:${mine.seat}`);
+      location.reload();
+    }
+  } catch (_) {
+    // the page goes on as a spectator's
+  }
+}
+
 /** Start the account side of the page (once, at load). */
 export async function startAccount() {
   drawButton();
   onLangChange(() => { drawButton(); if (dialog && dialog.open) drawDialog(); });
   await refreshAccount();
+  await reclaimSeatHere();
   // Another tab may have signed in or out: look again when the page comes back.
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshAccount(); });
 }
