@@ -370,3 +370,20 @@ def test_p6_profiles_are_read_within_the_addresss_budget(tmp_path: Path) -> None
     with running(tmp_path, read_rate=0.01, read_burst=2) as client:
         assert [client.get("/api/profiles/nobody").status_code for _ in range(3)] == [404, 404, 429]
         assert client.get("/api/profiles/nobody").json()["error"]["rule"] == "P6"
+
+
+def test_deleting_an_account_takes_its_friends_mutes_presence_and_notices_with_it(client: TestClient) -> None:
+    anna, boris = sign_up(client, "Anna"), sign_up(client, "Boris")
+    post(client, boris, "/api/friends/link", {"code": get(client, anna, "/api/friends/link")["code"]})
+    post(client, boris, "/api/hides", {"name": "Anna", "kind": "mute"})
+    post(client, anna, "/api/hides", {"name": "Boris", "kind": "block"})
+    post(client, anna, "/api/friends/link", {"code": get(client, boris, "/api/friends/link")["code"]}, 403)
+    notices_of(client, anna)
+    reply = client.request("DELETE", "/api/account", json={"name": "Anna"}, headers=anna.headers)
+    assert reply.status_code == 204, reply.text
+    with book(client).engine.connect() as conn:
+        for table in ("mushka_friends", "mushka_hides", "mushka_presence", "mushka_notices"):
+            assert conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one() == 0, table
+        assert conn.execute(text("SELECT count(*) FROM mushka_friend_codes")).scalar_one() == 1  # Boris's
+    assert friends_of(client, boris) == {} and get(client, boris, "/api/hides") == {"hides": []}
+    assert post(client, boris, "/api/friends", {"name": "Anna"}, 404)["error"]["code"] == "no_player"
