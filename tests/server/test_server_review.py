@@ -55,7 +55,8 @@ def test_p11_the_review_is_the_terminal_review_in_both_languages(tmp_path: Path)
 def test_p11_refusals_name_the_problem_and_the_rule(tmp_path: Path) -> None:
     with running(tmp_path, bot_pool="thread") as client:
         # A game being played (a person who has not moved yet): refused, its record would show cards.
-        made = create(client, variant="classic", seats=["me", "bot:random", "bot:random"], start=True)
+        made = create(client, variant="classic", seats=["me", "bot:random", "bot:random"], start=True,
+                      options={"flush": "none", "privileged_four": "none"})  # no special hand ends it at once
         playing = client.get(f"/api/records/{made['table']['id']}/review?seat=0")
         assert playing.status_code == 409
         assert playing.json()["error"]["code"] == "not_over" and playing.json()["error"]["rule"] == "P11"

@@ -11,6 +11,9 @@ from starlette.testclient import TestClient
 from mushka.server.app import lobby_of
 from mushka.server.table import Table
 
+CALM = {"flush": "none", "privileged_four": "none"}
+"""No special hand (C22) ends the game at its first deal: the game reaches a card of the seat."""
+
 
 def to_my_card(me: Player) -> Msg:
     """Play on (standing in every deal, so as to play tricks) until this seat is to play a card."""
@@ -57,7 +60,7 @@ def test_p21_at_a_bot_table_the_last_card_is_taken_back_and_leaves_no_trace(tmp_
     # The bots' window is long enough that no bot answers the card before the take-back.
     with running(tmp_path, takeback_seconds=30.0) as client:
         made = create(client, variant="classic", players=3, seats=["me", "bot:random", "bot:random"],
-                      start=True, name="Masha")
+                      start=True, name="Masha", options=CALM)
         table_id = made["table"]["id"]
         me = Player(client, table_id, made["tokens"][0]["token"], lang="ru")
         card = play_a_card(me)
@@ -88,7 +91,7 @@ def test_p21_at_a_bot_table_the_last_card_is_taken_back_and_leaves_no_trace(tmp_
 def test_p21_once_the_next_player_acted_the_card_stays(tmp_path: Path) -> None:
     with running(tmp_path, takeback_seconds=0.0) as client:
         made = create(client, variant="classic", players=3, seats=["me", "bot:random", "bot:random"],
-                      start=True, name="Masha")
+                      start=True, name="Masha", options=CALM)
         me = Player(client, made["table"]["id"], made["tokens"][0]["token"])
         while True:
             play_a_card(me)
@@ -104,10 +107,11 @@ def test_p21_once_the_next_player_acted_the_card_stays(tmp_path: Path) -> None:
 
 
 def test_p21_with_friends_only_where_the_table_allows_it_and_everybody_is_told(tmp_path: Path) -> None:
-    with running(tmp_path) as client:
+    # The bot after a card that may be taken back waits for the window (else it may answer first).
+    with running(tmp_path, takeback_seconds=30.0) as client:
         for allow in (False, True):
             made = create(client, variant="classic", players=3, seats=["me", "open", "bot:random"],
-                          name="Masha", takeback=allow)
+                          name="Masha", takeback=allow, options=CALM)
             table_id = made["table"]["id"]
             assert made["table"]["takeback"] is allow
             joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Petya"}).json()
