@@ -44,9 +44,22 @@ def player_page(open_page, live_server, variant, seats, options=None, players=No
     return open_page(url, viewport=viewport or DESKTOP)
 
 
-def test_lobby_pictures(open_page, live_server, page_errors):
+@pytest.fixture(scope="module")
+def shipped_server(tmp_path_factory):
+    """A live server that proposes the level the server proposes as shipped (the tests' one proposes
+    the random bot, which the lobby's note would then call the strongest)."""
+    from conftest import LiveServer
+    from mushka.server import ServerConfig
+
+    server = LiveServer(tmp_path_factory.mktemp("shots") / "shots.db", default_bot=ServerConfig().default_bot)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_lobby_pictures(open_page, shipped_server, page_errors):
     for lang in ("en", "ru"):
-        page = open_page(f"{live_server.url}?lang={lang}", viewport=DESKTOP)
+        page = open_page(f"{shipped_server.url}?lang={lang}", viewport=DESKTOP)
         expect(page.locator("#new-game-title")).to_be_visible()
         page.fill("#player-name", "Anna" if lang == "en" else "Аня")
         page.select_option("#bot", "strong")
