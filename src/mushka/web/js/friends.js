@@ -173,6 +173,10 @@ function showNotice(notice) {
   box().appendChild(el);
   announce(noticeText(notice));
   browserNotice(notice);
+  if (notice.kind === "friend_accepted") {
+    // Nothing to answer: told once, not again on the next page.
+    social("POST", `api/notices/${notice.id}/seen`).catch(() => {});
+  }
 }
 
 function drawNotice(el) {
