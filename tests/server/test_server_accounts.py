@@ -520,3 +520,31 @@ def test_a_passkey_account_adds_a_password(client: TestClient) -> None:
     assert added.status_code == 200 and added.json()["account"]["password"] is True
     assert second_client(client).post("/api/account/signin", json={"name": "хава", "password": "now with a password"}
                                       ).status_code == 200
+
+
+def test_a_quick_match_seat_taken_signed_in_is_the_account_s(client: TestClient) -> None:
+    csrf = claim(client, "Цветана")["csrf"]
+    guests = [second_client(client), second_client(client)]
+    asked = client.post("/api/quickmatch", json={"variant": "classic", "players": 3, "name": "Другое Имя"},
+                        headers={"x-csrf-token": csrf})
+    assert asked.status_code == 201, asked.text
+    for n, guest in enumerate(guests):
+        assert guest.post("/api/quickmatch", json={"variant": "classic", "players": 3, "name": f"Гость {n}"}
+                          ).status_code == 201
+    answer = client.get(f"/api/quickmatch/{asked.json()['ticket']}").json()
+    for _ in range(100):  # the third one filled the table: it is made at once, or in a moment
+        if answer["status"] == "seated":
+            break
+        time.sleep(0.1)
+        answer = client.get(f"/api/quickmatch/{asked.json()['ticket']}").json()
+    assert answer["status"] == "seated", answer
+    table_id, token = answer["table"], answer["url"].split("#token=", 1)[1]
+    me = client.get("/api/account").json()["account"]
+    owned = sql(client, "SELECT seat, name FROM mushka_seats WHERE table_id = :t AND account_id = :a",
+                t=table_id, a=me["id"])
+    assert len(owned) == 1 and owned[0][1] == "Цветана"
+    assert sql(client, "SELECT count(*) FROM mushka_seats WHERE table_id = :t AND account_id IS NULL"
+               " AND kind = 'human'", t=table_id)[0][0] == 2
+    with guests[0].websocket_connect(f"/ws/tables/{table_id}") as ws:  # the token alone does not do
+        ws.send_text(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION, "token": token}))
+        assert json.loads(ws.receive_text())["code"] == "seat_account"

@@ -312,8 +312,8 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         body = await read_body(request, QuickMatchRequest)
         lang = request_lang(request, body.lang)
         try:
-            body, _ = await accountweb.seat_identity(request, body)
-            reply = await lobby().quick.join(body, lang, client_address(request.scope))
+            body, account = await accountweb.seat_identity(request, body)
+            reply = await lobby().quick.join(body, lang, client_address(request.scope), account)
         except MushkaError as exc:
             return error_reply(exc, lang)
         return json_reply(reply, 201)

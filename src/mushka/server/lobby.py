@@ -376,11 +376,12 @@ class Lobby:
     # --- making tables ---------------------------------------------------------------------------
 
     async def create(self, request: CreateTable, lang: str, address: str = "?",
-                     names: Sequence[str | None] | None = None, account: str | None = None) -> CreateTableReply:
+                     names: Sequence[str | None] | None = None, account: str | None = None,
+                     accounts: Sequence[str | None] | None = None) -> CreateTableReply:
         """P10: a new table as ``request`` asks (by ``address``), stored before it is announced;
         ``names`` names the ``me`` seats one by one (people seated together by the quick match),
         else they all get the request's name.  The ``me`` seats of a signed-in person are his
-        ``account``'s (P18)."""
+        ``account``'s (P18); ``accounts``, with ``names``, gives each its own."""
         if self.live >= self.config.max_tables:
             self.forget_idle()
             if self.live >= self.config.max_tables:
@@ -406,7 +407,8 @@ class Lobby:
             if entry.strip().lower() == "me":
                 token = new_token()
                 own = name if names is None else person_name(names[len(tokens)])
-                seat.name, seat.token_hash, seat.account = own, hash_token(token), account
+                mine = account if accounts is None else accounts[len(tokens)]
+                seat.name, seat.token_hash, seat.account = own, hash_token(token), mine
                 tokens.append((index, token))
             seats.append(seat)
         if all(s.kind == "bot" for s in seats):

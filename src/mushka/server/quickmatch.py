@@ -87,8 +87,10 @@ class QuickMatch:
             except Exception:  # storage down: the next pass tries again
                 log.warning("the quick match's pass failed; trying again", exc_info=True)
 
-    async def join(self, request: QuickMatchRequest, lang: str, address: str) -> QuickMatchTicket:
-        """Put a person in the queue (P10: the variant, size and level must be a table's)."""
+    async def join(self, request: QuickMatchRequest, lang: str, address: str,
+                   account: str | None = None) -> QuickMatchTicket:
+        """Put a person in the queue (P10: the variant, size and level must be a table's); the seat
+        of a signed-in person will be his ``account``'s (P18)."""
         try:
             rules = Rules.make(request.variant, request.players)
         except OptionsError as exc:
@@ -96,7 +98,7 @@ class QuickMatch:
         level = self.lobby.services.check_bot(request.level or self.lobby.services.default_bot)
         ticket = QueueTicket(ticket=secrets.token_urlsafe(18), variant=rules.variant, players=rules.players,
                              level=level, name=person_name(request.name), lang=lang, address=address[:64],
-                             created_ms=now_ms())
+                             created_ms=now_ms(), account_id=account)
         try:
             await self.lobby.writer.run(lambda: self.lobby.store.queue.add(ticket))
         except Exception:  # any driver error: nothing was queued
@@ -152,7 +154,8 @@ class QuickMatch:
         request = CreateTable(variant=first.variant, players=first.players,
                               seats=["me"] * people + [f"bot:{first.level}"] * (first.players - people),
                               start=True, listed=True, turn_seconds=timer)
-        reply = await self.lobby.create(request, first.lang, first.address, names=[t.name for t in group])
+        reply = await self.lobby.create(request, first.lang, first.address, names=[t.name for t in group],
+                                        accounts=[t.account_id for t in group])
         seated = [(t.ticket, reply.table.id, token.seat, token.url, reply.node)
                   for t, token in zip(group, reply.tokens, strict=True)]
         await self.lobby.writer.run(lambda: self.lobby.store.queue.seat(seated))

@@ -31,7 +31,7 @@ def _ticket(row: Any) -> QueueTicket:
     return QueueTicket(ticket=r["ticket"], variant=r["variant"], players=r["players"], level=r["level"],
                        name=r["name"], lang=r["lang"], address=r["address"], created_ms=r["created_ms"],
                        group_id=r["group_id"], table_id=r["table_id"], seat=r["seat"], url=r["url"],
-                       node=r["node"])
+                       node=r["node"], account_id=r["account_id"])
 
 
 class QueueBook:
@@ -46,7 +46,8 @@ class QueueBook:
         with self.engine.begin() as conn:
             conn.execute(insert(_QUEUE).values(
                 ticket=ticket.ticket, variant=ticket.variant, players=ticket.players, level=ticket.level,
-                name=ticket.name, lang=ticket.lang, address=ticket.address, created_ms=ticket.created_ms))
+                name=ticket.name, lang=ticket.lang, address=ticket.address, created_ms=ticket.created_ms,
+                account_id=ticket.account_id))
 
     def get(self, ticket: str) -> QueueTicket | None:
         """One person's place in the queue, or where he was seated (None: unknown or gone)."""

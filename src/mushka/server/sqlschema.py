@@ -220,6 +220,8 @@ class QueueRow(Base):
     """The seat's address with its token, until the person picks it up (then the row goes)."""
     node: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The process that owns the table made for him."""
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The account he asked as, signed in (his seat is then the account's, P18)."""
 
 
 class AccountRow(Base):

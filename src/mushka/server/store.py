@@ -162,6 +162,8 @@ class QueueTicket:
     url: str | None = None
     """The seat's address with its token (once seated)."""
     node: str | None = None
+    account_id: str | None = None
+    """The account the person asked as, signed in (P18: the seat is then the account's)."""
 
 
 @dataclass(frozen=True, slots=True)
