@@ -233,3 +233,47 @@ def test_a_profile_plots_the_rating_after_each_game_and_lists_the_games(new_cont
     profile.get_by_test_id("profile-mute").click()
     expect(profile.get_by_test_id("profile-unhide")).to_be_visible()
     assert errors == []
+
+
+FAKE_NOTIFICATIONS = """(() => {
+  window.__asked = 0; window.__shown = [];
+  class FakeNotification {
+    constructor(title, options) { window.__shown.push([title, options && options.body]); }
+    static requestPermission() {
+      window.__asked += 1; FakeNotification.permission = "granted"; return Promise.resolve("granted");
+    }
+  }
+  FakeNotification.permission = "default";
+  window.Notification = FakeNotification;
+  document.hasFocus = () => false;  // the page is behind another window
+})();"""
+
+
+def test_a_browser_notification_only_after_the_switch_asked_for_it(new_context, live_server):
+    errors: list[str] = []
+    anna_name, boris_name = unique("Anna"), unique("Boris")
+    anna_ctx = signed_in(new_context, live_server, anna_name)
+    boris_ctx = signed_in(new_context, live_server, boris_name)
+    boris_ctx.add_init_script(FAKE_NOTIFICATIONS)
+    code = anna_ctx.request.get(live_server.url + "api/friends/link").json()["code"]
+    assert boris_ctx.request.post(live_server.url + "api/friends/link", data={"code": code},
+                                  headers=csrf(boris_ctx, live_server)).ok
+    boris = page_of(boris_ctx, live_server.url, errors)
+    boris.get_by_test_id("friends-button").click()
+    expect(boris.get_by_test_id("friend").filter(has_text=anna_name)).to_be_visible()
+    assert boris.evaluate("() => window.__asked") == 0  # never asked on load
+    made = table_of(anna_ctx, live_server, ["me", "open", "bot"])
+    invite = {"name": boris_name, "table": made["table"]["id"]}
+    assert anna_ctx.request.post(live_server.url + "api/invitations", data=invite,
+                                 headers=csrf(anna_ctx, live_server)).ok
+    expect(boris.locator("[data-testid=notice][data-kind=invite]")).to_be_visible()
+    assert boris.evaluate("() => window.__shown") == []  # the switch is off: the page's notice only
+    boris.get_by_test_id("notify-switch").check()
+    boris.wait_for_function("() => window.__asked === 1")
+    second = table_of(anna_ctx, live_server, ["me", "open", "bot"])
+    assert anna_ctx.request.post(live_server.url + "api/invitations", data={**invite, "table": second["table"]["id"]},
+                                 headers=csrf(anna_ctx, live_server)).ok
+    boris.wait_for_function("() => window.__shown.length === 1")
+    assert boris.evaluate("() => window.__shown") == [["Mushka", f"{anna_name} invites you to a table"]]
+    expect(boris.get_by_test_id("notify-switch")).to_be_checked()
+    assert errors == []
