@@ -293,6 +293,7 @@ def test_presence_and_notices_cross_processes_on_one_postgresql_database(tmp_pat
     # Every ping refreshes a connection's presence and mutes (the page's pings come every 5 s, the
     # refresh at most every 10 s): the test need not wait for it.
     monkeypatch.setattr(presence, "TOUCH_EVERY_MS", 0)
+    monkeypatch.setattr(presence, "FLUSH_EVERY_MS", 0)
     with throwaway() as cluster:
         url = cluster.new_database()
         first = create_app(config(tmp_path, database_url=url, node="one"))

@@ -1,16 +1,17 @@
 """Who is online and where, in the shared store, and whose chat lines a connection hides.
 
 An account is *online* while one of its pages is open on any process: a table's WebSocket
-(written when it says hello, again with its pings at most every :data:`TOUCH_EVERY_MS`,
-and removed when it closes) or a page with no table, which asks for its notices every few
-seconds (``GET /api/notices``, :meth:`Presence.page`).  The rows are one per account,
+(written when it says hello, again with its pings every :data:`TOUCH_EVERY_MS`, the due
+ones of a process together, and removed when it closes) or a page with no table, which
+asks for its notices every few seconds (``GET /api/notices``, :meth:`Presence.page`).
+The rows are one per account,
 process and table (``mushka_presence``); an account seen in the last 30 seconds is online
 (:data:`~mushka.server.socialdb.ONLINE_MS`), so a process that died takes its people
 offline by itself.  Nothing is kept only in one process's memory.
 
 The same refresh reads again whose lines the connection's account muted or blocked (so a
-mute made through another process reaches this connection within
-:data:`TOUCH_EVERY_MS`; one made through this process reaches it at once,
+mute made through another process reaches this connection within :data:`TOUCH_EVERY_MS`
+and a ping or two; one made through this process reaches it at once,
 :func:`rehide`).  Presence never stops a game: a failed write is logged and tried again
 at the next refresh.
 """
@@ -33,6 +34,9 @@ log = logging.getLogger("mushka.server")
 
 TOUCH_EVERY_MS: Final = 10_000
 """How often one account's presence at one place is written again (at most)."""
+
+FLUSH_EVERY_MS: Final = 2_000
+"""How often a process writes the presence of its table connections that is due (at most)."""
 
 PURGE_EVERY_MS: Final = 600_000
 """How often a process drops the notices and presence rows nobody will read again."""
@@ -122,10 +126,46 @@ async def arrived(lobby: Lobby, conn: Present, websocket: HTTPConnection) -> Non
         await _refresh(lobby, conn)
 
 
+_DUE: weakref.WeakKeyDictionary[Lobby, dict[int, Present]] = weakref.WeakKeyDictionary()
+"""Per lobby: the connections whose presence is due, written together at the next flush."""
+
+_FLUSHED: weakref.WeakKeyDictionary[Lobby, int] = weakref.WeakKeyDictionary()
+"""Per lobby: when its due presence was last written."""
+
+
 async def still_here(lobby: Lobby, conn: Present) -> None:
-    """A ping of a signed-in connection: write its presence again if it is time."""
-    if conn.account is not None and now_ms() - conn.touched_ms >= TOUCH_EVERY_MS:
-        await _refresh(lobby, conn)
+    """A ping of a signed-in connection: its presence is due again every :data:`TOUCH_EVERY_MS`.
+
+    The due connections of the process are written together, in one transaction, at most every
+    :data:`FLUSH_EVERY_MS` (by whichever ping comes then), and their mutes read in one query:
+    a thousand signed-in connections cost a write every few seconds, not a hundred a second."""
+    now = now_ms()
+    if conn.account is not None and now - conn.touched_ms >= TOUCH_EVERY_MS:
+        conn.touched_ms = now
+        _DUE.setdefault(lobby, {})[id(conn)] = conn
+    due = _DUE.get(lobby)
+    if due and now - _FLUSHED.get(lobby, 0) >= FLUSH_EVERY_MS:
+        _FLUSHED[lobby] = now
+        await _flush(lobby, list(due.values()))
+        for done in list(due):
+            due.pop(done, None)
+
+
+async def _flush(lobby: Lobby, conns: list[Present]) -> None:
+    book = _book(lobby)
+    if book is None:
+        return
+    node = lobby.node.name
+    places = sorted({(c.account.id, c.table_id) for c in conns if c.account is not None})
+    try:
+        await lobby.writer.run(lambda: book.touch(node, places))
+        hidden = await asyncio.to_thread(book.hidden, [a for a, _ in places])
+    except Exception:
+        log.warning("presence of %d connections not stored", len(places), exc_info=True)
+        return
+    for c in conns:
+        if c.account is not None:
+            c.hidden = hidden.get(c.account.id, frozenset())
 
 
 async def _refresh(lobby: Lobby, conn: Present) -> None:
@@ -152,6 +192,9 @@ async def _read_hidden(book: SocialBook, account: str) -> frozenset[str]:
 async def left(lobby: Lobby, conn: Present, others: int) -> None:
     """A signed-in connection closed; with no other (``others``) of its account at the table on
     this process, the account is no longer there."""
+    due = _DUE.get(lobby)
+    if due is not None:
+        due.pop(id(conn), None)  # gone: not to be written again
     book = _book(lobby)
     account = conn.account
     if book is None or account is None or others:
