@@ -388,3 +388,33 @@ def test_deleting_an_account_takes_its_friends_mutes_presence_and_notices_with_i
         assert conn.execute(text("SELECT count(*) FROM mushka_friend_codes")).scalar_one() == 1  # Boris's
     assert friends_of(client, boris) == {} and get(client, boris, "/api/hides") == {"hides": []}
     assert post(client, boris, "/api/friends", {"name": "Anna"}, 404)["error"]["code"] == "no_player"
+
+
+def test_the_presence_of_a_processs_connections_is_written_together(client: TestClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    anna, boris = sign_up(client, "Anna"), sign_up(client, "Boris")
+    first, anna_token = table_for(client, anna)
+    second, boris_token = table_for(client, boris)
+    writes: list[list[tuple[str, str]]] = []
+    touch = SocialBook.touch
+
+    def recorded(self: SocialBook, node: str, places: list[tuple[str, str]]) -> None:
+        writes.append([table for _, table in places])
+        touch(self, node, places)
+
+    monkeypatch.setattr(SocialBook, "touch", recorded)
+    monkeypatch.setattr(presence, "TOUCH_EVERY_MS", 0)  # every ping makes the connection's row due
+    with seated(client, anna, first, anna_token) as a, seated(client, boris, second, boris_token) as b:
+        writes.clear()  # (each hello wrote its own row)
+        monkeypatch.setattr(presence, "FLUSH_EVERY_MS", 10**9)  # due rows wait for the next flush
+        presence._FLUSHED.clear()
+        # (A connection handles its messages in order: a second ping's pong comes after the first's flush.)
+        chat_lines(a, 1)  # the first flush of the process: Anna's row
+        chat_lines(a, 2)
+        chat_lines(b, 3)  # Boris's row is due, and waits for the next flush
+        chat_lines(b, 4)
+        assert writes == [[first]]
+        monkeypatch.setattr(presence, "FLUSH_EVERY_MS", 0)
+        chat_lines(a, 5)  # the next flush writes both rows in one transaction
+        chat_lines(a, 6)
+        assert writes[0] == [first] and sorted(writes[1]) == sorted([first, second])
