@@ -128,9 +128,9 @@ class SuitGenitive:
 
 RANK_LETTERS: Final = "23456789TJQKA"
 SUIT_LETTERS: Final = "SCDH"
-SUIT_MASKS: Final[tuple[int, int, int, int]] = tuple(  # type: ignore[assignment]
-    0x1FFF << (13 * s) for s in range(4)
-)
+# ``tuple[int, ...]``, not ``tuple[int, int, int, int]``: compiled, a fixed-length tuple is
+# kept unboxed and indexing it by a variable (a suit) boxed it anew, a tuple and four ints.
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
 ALL_CARDS_MASK: Final = (1 << 52) - 1
 
 _POINTS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 2, 4, 5, 1)

@@ -143,27 +143,35 @@ class Deal:
         variant-specific (the pot and balances of a kopilka game).
         """
         if _blank:
-            return  # Deal.copy fills in every attribute (see there)
+            return  # Deal.copy and Deal.dealt fill in every attribute (see there)
         check_dealer(rules, dealer)
-        self.rules = rules
-        self.n = rules.players
-        self.dealer = dealer
-        self.eldest = (dealer + 1) % self.n
         if isinstance(rng, int):
             rng = random.Random(rng)
-        self._rng = rng
-        self._steps = chance_steps
         if deck is None:
             order = list(rules.deck_indices)
             shuffle(rng if rng is not None else random.Random(), order)
-            self._deck = tuple(order)
+            dealt = tuple(order)
         else:
-            self._deck = check_deck(rules, deck)
+            dealt = check_deck(rules, deck)
         # Like ``deck``, the picks may be one space-separated string ("8H 7H 9H");
         # a string is a sequence too, and must not be read letter by letter.
         if isinstance(picks, str):
             picks = picks.split()
-        self._forced = tuple(card_index(p) for p in picks) if picks else ()
+        forced = tuple(card_index(p) for p in picks) if picks else ()
+        self._start(rules, dealer, dealt, forced, rng, record_events, chance_steps, state)
+
+    def _start(self, rules: Rules, dealer: int, deck: tuple[int, ...], forced: tuple[int, ...],
+               rng: random.Random | None, record_events: bool, chance_steps: bool,
+               state: dict[str, object]) -> None:
+        """Deal ``deck`` (card indices, checked) and enter the first phase."""
+        self.rules = rules
+        self.n = rules.players
+        self.dealer = dealer
+        self.eldest = (dealer + 1) % self.n
+        self._rng = rng
+        self._steps = chance_steps
+        self._deck = deck
+        self._forced = forced
         self._forced_pos = 0
         self._picks = []
         self._log = []

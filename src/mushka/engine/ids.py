@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mushka.cards import index_list
+from mushka.cards import card_count, index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
 from mushka.engine.deal import Deal
 from mushka.engine.kopilka import KopilkaDeal
@@ -61,58 +61,90 @@ HAND_SIZE: Final = 5
 """C5: five cards each at the declarations (an exchange keeps five)."""
 _OVER: Final = Phase.OVER
 _PLAY: Final = Phase.PLAY
-
-_SORTED_SUBSETS: dict[tuple[int, int], tuple[int, ...]] = {}
+_REDISTRIBUTE: Final = Phase.REDISTRIBUTE
 
 
 def _stand_positions(limit: int, banned: int) -> tuple[int, ...]:
     """C8/MI5: position masks of the allowed exchanges of a five-card hand,
     at most ``limit`` cards and never position ``banned`` (-1: none), sorted."""
-    key = (limit, banned)
-    found = _SORTED_SUBSETS.get(key)
+    return tuple(m for m in range(1 << HAND_SIZE)
+                 if m.bit_count() <= limit and not (banned >= 0 and m >> banned & 1))
+
+
+def _bits(ids: tuple[int, ...]) -> int:
+    """The ids as a bit mask (bit ``i`` for id ``i``; every id here is below 38)."""
+    out = 0
+    for i in ids:
+        out |= 1 << i
+    return out
+
+
+def _declare_ids(limit: int, banned: int, takes: bool, may_pass: bool) -> tuple[int, ...]:
+    """C6-C8/MI5/MI8: the ids of a declaration: pass if the seat may pass, the stands of at
+    most ``limit`` cards never exchanging hand position ``banned`` (-1: none), the dealer's
+    takes if he may take."""
+    stands = tuple(STAND_BASE + m for m in _stand_positions(limit, banned))
+    take = tuple(TAKE_BASE + i for i in range(HAND_SIZE) if i != banned) if takes else ()
+    return ((PASS_ID,) if may_pass else ()) + stands + take
+
+
+def _declare_key(limit: int, banned: int, takes: bool, may_pass: bool) -> int:
+    """Where :func:`_declare_ids` of these arguments is in :data:`_DECLARE_IDS`."""
+    return ((limit * (HAND_SIZE + 1) + banned + 1) * 2 + takes) * 2 + may_pass
+
+
+# Every list of declaration ids there can be, made once, with its mask beside it: a
+# declaration lists up to 38 ids, and building them every time cost more than the rest.
+# Indexed by small ints (a dictionary keyed by a tuple hashed the tuple at every look-up).
+_DECLARE_IDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    _declare_ids(limit, banned, takes == 1, may_pass == 1)
+    for limit in range(HAND_SIZE + 1) for banned in range(-1, HAND_SIZE) for takes in range(2) for may_pass in range(2))
+_DECLARE_BITS: Final[tuple[int, ...]] = tuple(_bits(t) for t in _DECLARE_IDS)
+
+# The chance outcome ``(k, 1/n)`` of deck position ``k`` when ``n`` cards are left: typed
+# ``object`` on purpose, since compiled a ``tuple[int, float]`` is unboxed into a C struct
+# when read and boxed anew (a tuple and a float) when put in a list, which is the very
+# allocation the table is there to save.
+_PAIRS: dict[int, tuple[tuple[object, ...], ...]] = {}
+
+
+def outcome_pairs(size: int) -> tuple[tuple[object, ...], ...]:
+    """``pairs[n][k]`` is the chance outcome ``(k, 1/n)``, for a deck of ``size`` cards:
+    made once, so that listing the outcomes of a step allocates only the list."""
+    found = _PAIRS.get(size)
     if found is None:
-        found = _SORTED_SUBSETS[key] = tuple(
-            m for m in range(1 << HAND_SIZE)
-            if m.bit_count() <= limit and not (banned >= 0 and m >> banned & 1)
-        )
+        found = _PAIRS[size] = tuple(_outcome_row(size, n) for n in range(size + 1))
     return found
 
 
-_STAND_IDS: dict[tuple[int, int], tuple[int, ...]] = {}
-_TAKE_IDS: dict[int, tuple[int, ...]] = {}
-
-
-def _stand_ids(limit: int, banned: int) -> tuple[int, ...]:
-    """C7-C8: the ids of the allowed stand actions (see :func:`_stand_positions`), made once:
-    a declaration lists up to 32 of them, and building them every time cost more than the rest."""
-    key = (limit, banned)
-    found = _STAND_IDS.get(key)
-    if found is None:
-        found = _STAND_IDS[key] = tuple(STAND_BASE + m for m in _stand_positions(limit, banned))
-    return found
-
-
-def _take_ids(banned: int) -> tuple[int, ...]:
-    """C6/MI5: the ids of the dealer's takes, every hand position but ``banned`` (-1: none)."""
-    found = _TAKE_IDS.get(banned)
-    if found is None:
-        found = _TAKE_IDS[banned] = tuple(TAKE_BASE + i for i in range(HAND_SIZE) if i != banned)
-    return found
+def _outcome_row(size: int, n: int) -> tuple[tuple[object, ...], ...]:
+    """The outcomes ``(k, 1/n)`` of every position ``k`` of a deck of ``size`` cards (one
+    float shared by the row: fewer objects for the listing to touch)."""
+    if not n:
+        return ()
+    p = 1.0 / n
+    return tuple((k, p) for k in range(size))
 
 
 class ActionSpace:
     """The action ids of one rules value; see the module docstring."""
 
-    __slots__ = ("_card_of", "_discard_base", "_play_base", "_pos_of", "num_distinct_actions", "rules", "trumps")
+    __slots__ = ("_card_of", "_discard_base", "_play_base", "_play_id", "_pos_of", "num_distinct_actions",
+                 "pairs", "positions", "rules", "trumps")
 
     rules: Rules
     trumps: bool
     num_distinct_actions: int
     """How many ids exist (the ids are ``0 .. num_distinct_actions - 1``)."""
+    positions: tuple[int, ...]
+    """The deck positions ``0 .. deck_size - 1`` (the chance outcomes of the deck, N4)."""
+    pairs: tuple[tuple[object, ...], ...]
+    """The chance outcomes of the deck by cards left (:func:`outcome_pairs`)."""
     _play_base: int
     _discard_base: int
     _pos_of: tuple[int, ...]
     _card_of: tuple[int, ...]
+    _play_id: tuple[int, ...]
 
     def __init__(self, rules: Rules) -> None:
         """The id layout of ``rules``."""
@@ -124,6 +156,8 @@ class ActionSpace:
         for k, c in enumerate(rules.deck_indices):
             pos[c] = k
         self._pos_of = tuple(pos)
+        self.positions = tuple(range(size))
+        self.pairs = outcome_pairs(size)
         if self.trumps:
             self._play_base = TRUMP_PLAY_BASE
             self._discard_base = -1
@@ -132,6 +166,8 @@ class ActionSpace:
             self._play_base = KOPILKA_PLAY_BASE
             self._discard_base = KOPILKA_PLAY_BASE + size
             self.num_distinct_actions = KOPILKA_PLAY_BASE + 2 * size
+        # The id of playing each card index (-1: not in this deck).
+        self._play_id = tuple(self._play_base + k if k >= 0 else -1 for k in pos)
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.rules}, num_distinct_actions={self.num_distinct_actions})"
@@ -140,14 +176,58 @@ class ActionSpace:
 
     def legal_ids(self, deal: Deal) -> list[int]:
         """The legal action ids of the seat to act, sorted (empty once the deal is over)."""
+        out: list[int] = []
+        self.legal_into(deal, out)
+        return out
+
+    def id_offset(self, deal: Deal) -> int:
+        """The id that bit 0 of :meth:`legal_into`'s mask stands for in ``deal``'s phase:
+        the first play id in trick play with trumps, the first discard id at K7, else 0
+        (so that every mask fits in a machine word)."""
+        phase = deal.phase
+        if phase is _PLAY:
+            return self._play_base if self.trumps else 0
+        if phase is _REDISTRIBUTE:
+            return self._discard_base
+        return 0
+
+    def legal_into(self, deal: Deal, out: list[int]) -> int:
+        """Append the legal action ids of the seat to act to ``out``, sorted, and return
+        them as a mask: bit ``i - id_offset(deal)`` for id ``i``.
+
+        Trick play and the declarations of classic and mistigri are read straight from
+        the engine's masks and from tables made once (no action is built); kopilka's ids
+        come from its legal actions."""
         phase = deal.phase
         if phase is _OVER:
-            return []
-        if phase is _PLAY:
+            return 0
+        if self.trumps:
+            assert isinstance(deal, TrumpDeal)
+            if phase is _PLAY:
+                play_id = self._play_id
+                base = self._play_base
+                cards = deal.legal_play_mask()
+                bits = 0
+                while cards:
+                    low = cards & -cards
+                    i = play_id[low.bit_length() - 1]
+                    out.append(i)
+                    bits |= 1 << (i - base)
+                    cards ^= low
+                return bits
+            return self._declare_into(deal, out)
+        ids = self._kopilka_ids(deal)
+        out.extend(ids)
+        base = self.id_offset(deal)
+        bits = 0
+        for i in ids:
+            bits |= 1 << (i - base)
+        return bits
+
+    def _kopilka_ids(self, deal: Deal) -> list[int]:
+        pos = self._pos_of
+        if deal.phase is _PLAY:
             base = self._play_base
-            pos = self._pos_of
-            if self.trumps:
-                return [base + pos[a.mask.bit_length() - 1] for a in deal.legal_actions()]
             out: list[int] = []
             head: list[int] = []
             for a in deal.legal_actions():
@@ -158,25 +238,23 @@ class ActionSpace:
                     head.append(PASS_ID if kind is Kind.PASS else DRAW_ID)
             head.sort()
             return head + out
-        if isinstance(deal, KopilkaDeal):  # K7: a taker discards one card
-            base = self._discard_base
-            pos = self._pos_of
-            return [base + pos[c] for c in index_list(deal.hands[deal.to_act])]
-        assert isinstance(deal, TrumpDeal)
-        return self._declare_ids(deal)
+        assert isinstance(deal, KopilkaDeal)  # K7: a taker discards one card
+        base = self._discard_base
+        return [base + pos[c] for c in index_list(deal.hands[deal.to_act])]
 
-    def _declare_ids(self, deal: TrumpDeal) -> list[int]:
+    def _declare_into(self, deal: TrumpDeal, out: list[int]) -> int:
+        """C6-C8/MI5/MI8: pass, the allowed stands, the dealer's takes (ids below 38)."""
         seat = deal.to_act
         rules = self.rules
         hand = deal.hands[seat]
-        out = [PASS_ID] if deal._why_pass(seat) is None else []
-        limit = min(rules.max_exchange, deal.talon_size)
+        talon = deal.talon_size
+        limit = rules.max_exchange if rules.max_exchange < talon else talon
         banned_bit = 0 if rules.can_discard_privileged else hand & deal._priv_bit
-        banned = (hand & (banned_bit - 1)).bit_count() if banned_bit else -1
-        out.extend(_stand_ids(limit, banned))
-        if seat == deal.dealer and not deal._took and rules.dealer_takes_turnup:
-            out.extend(_take_ids(banned))
-        return out
+        banned = card_count(hand & (banned_bit - 1)) if banned_bit else -1
+        takes = seat == deal.dealer and not deal._took and rules.dealer_takes_turnup
+        key = _declare_key(limit, banned, takes, deal.may_pass(seat))
+        out.extend(_DECLARE_IDS[key])
+        return _DECLARE_BITS[key]
 
     def legal_mask(self, deal: Deal) -> list[int]:
         """A 0/1 list of length :attr:`num_distinct_actions`: 1 where the id is legal."""
@@ -220,6 +298,32 @@ class ActionSpace:
         for i, c in enumerate(hand):
             if p >> i & 1:
                 mask |= 1 << c
+        return stand_mask(mask)
+
+    def listed_action(self, deal: Deal, action_id: int) -> Action:
+        """The action of ``action_id``, an id :meth:`legal_into` listed for the seat to act
+        at this very step (so in range and legal): :meth:`action` without its checks."""
+        if action_id >= self._play_base and (self._discard_base < 0 or action_id < self._discard_base):
+            return PLAYS[self._card_of[action_id - self._play_base]]
+        if action_id == PASS_ID:
+            return PASS
+        if not self.trumps:
+            if action_id == DRAW_ID:
+                return DRAW
+            return DISCARDS[self._card_of[action_id - self._discard_base]]
+        hand = deal.hands[deal.to_act]
+        if action_id >= TAKE_BASE:
+            for _ in range(action_id - TAKE_BASE):
+                hand &= hand - 1
+            return TAKES[(hand & -hand).bit_length() - 1]
+        p = action_id - STAND_BASE
+        mask = 0
+        while p:
+            low = hand & -hand
+            if p & 1:
+                mask |= low
+            hand ^= low
+            p >>= 1
         return stand_mask(mask)
 
     def id_of(self, deal: Deal, action: Action) -> int:

@@ -42,7 +42,7 @@ TRIES: Final = 500
 def resample_steps(steps: StepDeal, seat: int, rng: random.Random, *, tries: int = TRIES) -> StepDeal:
     """:func:`resample_deal` on a step deal: the steps leading to a consistent deal."""
     deal = steps.deal
-    if deal is None and len(steps._deck) == steps.rules.deck_size:
+    if deal is None and not steps._left_pos:
         # K7: a pick is due; nobody decides at a chance step.
         raise MushkaError("resample_at_chance", rule="K7")
     if deal is None:
@@ -60,7 +60,7 @@ def _dealing_prefix(steps: StepDeal, seat: int, rng: random.Random) -> list[int]
     rules = steps.rules
     n = rules.players
     k0 = (seat - steps.dealer - 1) % n
-    dealt = steps._deck
+    dealt = steps._dealt()
     mine = {i: c for i, c in enumerate(dealt) if i < 5 * n and i % n == k0}
     others = [c for i, c in enumerate(dealt) if i not in mine]
     rest = [c for c in rules.deck_indices if c not in dealt]

@@ -30,9 +30,10 @@ from mushka.engine.actions import Action
 from mushka.engine.deal import Deal, PendingChance
 from mushka.engine.encode import Encoder
 from mushka.engine.events import Event
-from mushka.engine.ids import ActionSpace, action_space
-from mushka.engine.trump import TrumpDeal
+from mushka.engine.ids import TRUMP_PLAY_BASE, ActionSpace, action_space
+from mushka.engine.trump import TrumpDeal, dealt_trump_deal
 from mushka.engine.trump_view import record_changes
+from mushka.engine.types import Phase
 from mushka.engine.utility import deal_utility, trump_payoffs
 from mushka.errors import ChanceError, IllegalActionError, MushkaError
 from mushka.i18n import add_texts
@@ -43,34 +44,26 @@ CHANCE: Final = -1
 TERMINAL: Final = -4
 """:attr:`StepDeal.current_player` once the deal is over (OpenSpiel's value)."""
 
-# The pairs are typed ``object`` on purpose: compiled, a ``tuple[int, float]`` is
-# unboxed into a C struct when read and boxed anew (a tuple and a float) when put
-# in a list, which is the very allocation the table is there to save.
-_PAIRS: dict[int, tuple[tuple[object, ...], ...]] = {}
+_OVER: Final = Phase.OVER
+# The bits of a mask of listed ids that stay a machine word compiled (ids above it are
+# checked in full; none is listed that far from its offset, see ActionSpace.id_offset).
+_WORD: Final = 62
 
-
-def _outcome_pairs(size: int) -> tuple[tuple[object, ...], ...]:
-    """``pairs[n][k]`` is the outcome ``(k, 1/n)``, for a deck of ``size`` cards:
-    made once, so that listing the outcomes of a step allocates only the list."""
-    found = _PAIRS.get(size)
-    if found is None:
-        found = _PAIRS[size] = tuple(
-            tuple((k, 1.0 / n) for k in range(size)) if n else () for n in range(size + 1))
-    return found
 
 
 class StepDeal:
     """One deal, dealt and played step by step; see the module docstring."""
 
-    __slots__ = ("_deal", "_deck", "_encoders", "_history", "_keys", "_left", "_left_pos", "_legal", "_legal_at",
-                 "_log", "_options", "_pairs", "_picks", "_record", "_state", "dealer", "rules", "space")
+    __slots__ = ("_deal", "_encoders", "_history", "_keys", "_left", "_left_pos", "_legal", "_legal_at",
+                 "_legal_off", "_log", "_options", "_pairs", "_picks", "_plain", "_record", "_state", "dealer",
+                 "rules", "space")
 
     rules: Rules
     dealer: int
     space: ActionSpace
     _state: dict[str, Any]
     _record: bool
-    _deck: list[int]
+    _plain: bool
     _left: int
     _left_pos: list[int]
     _picks: list[int]
@@ -81,7 +74,8 @@ class StepDeal:
     _encoders: list[Encoder | None]
     _keys: dict[int, tuple[int, list[Event]]]
     _pairs: tuple[tuple[object, ...], ...]
-    _legal: list[int]
+    _legal: int
+    _legal_off: int
     _legal_at: int
 
     def __init__(self, rules: Rules, dealer: int = 0, *, record_events: bool = True, **state: object) -> None:
@@ -97,25 +91,31 @@ class StepDeal:
                               players=rules.players)
         self.rules = rules
         self.dealer = dealer
-        self.space = action_space(rules)
-        self._state = dict(state)
+        space = self.space = action_space(rules)
+        self._state = state  # a dictionary of this call's own (``**``)
         self._record = record_events
-        self._deck = []
-        self._left = rules.deck_bits
-        self._left_pos = list(range(rules.deck_size))
+        # Classic and mistigri with no keyword state: the deal is made straight from the deck.
+        self._plain = rules.has_trumps and not state
+        # The deck positions not dealt yet: as a mask (bit k: position k) and as a sorted list.
+        self._left = (1 << rules.deck_size) - 1
+        self._left_pos = list(space.positions)
         self._picks = []
         self._options = ()
         self._deal = None
+        # The actions so far, to replay when the deal is made again after a K7 pick; a plain
+        # deal is made once, from the whole deck, and its own log is the record.
         self._log = []
         self._history = []
         # Encoder of (seat, history) at 2 * seat + history, made when first asked for
         # (a list, not a dict keyed by a tuple: no key made at every observation).
         self._encoders = [None] * (2 * rules.players)
         self._keys = {}
-        self._pairs = _outcome_pairs(rules.deck_size)
-        # The last list of legal ids handed out, and the step it was made at:
-        # apply_id of an id from it needs no second check (see there).
-        self._legal = []
+        self._pairs = space.pairs
+        # The ids legal_action_ids() listed last, as a mask (bit ``i - _legal_off`` for id
+        # ``i``), and the step they were listed at: apply_id of one of them needs no second
+        # check (see there).
+        self._legal = 0
+        self._legal_off = 0
         self._legal_at = -1
 
     # --- where the deal stands -------------------------------------------------
@@ -131,7 +131,8 @@ class StepDeal:
 
     def is_over(self) -> bool:
         """Whether the deal is settled."""
-        return self._deal is not None and self._deal.is_over
+        deal = self._deal
+        return deal is not None and deal.phase is _OVER
 
     @property
     def current_player(self) -> int:
@@ -157,8 +158,8 @@ class StepDeal:
         if self._deal is not None:
             return []
         out: list[object]
-        if len(self._deck) < self.rules.deck_size:
-            left = self._left_pos
+        left = self._left_pos
+        if left:
             row = self._pairs[len(left)]
             out = [row[k] for k in left]
         else:
@@ -176,25 +177,46 @@ class StepDeal:
         """
         if self._deal is not None:
             raise ChanceError("chance_not_due", rule="N4")
-        size = self.rules.deck_size
-        card = self.rules.deck_indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
-        if len(self._deck) < size:
-            if card < 0 or not self._left >> card & 1:
-                raise ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
-                                  choices=" ".join(c.code for c in cards_of(self._left)))
-            self._deck.append(card)
-            self._left ^= 1 << card
-            self._left_pos.remove(outcome)
+        left = self._left_pos
+        if left:
+            bits = self._left
+            if type(outcome) is not int or outcome < 0 or not bits >> outcome & 1:
+                raise self._bad_outcome(outcome)
+            # Its place among the positions left (they are sorted): how many of them are below
+            # it, counted by bit arithmetic (positions < 52), with no table to read from memory
+            # and none of the compares of objects list.remove makes.
+            below = bits & ((1 << outcome) - 1)
+            below -= below >> 1 & 0x5555555555555
+            below = (below & 0x3333333333333) + (below >> 2 & 0x3333333333333)
+            below = (below + (below >> 4)) & 0x0F0F0F0F0F0F0F
+            below += below >> 8
+            below += below >> 16
+            below += below >> 32
+            left.pop(below & 0x7F)
+            self._left = bits ^ 1 << outcome
             self._history.append(outcome)
-            if len(self._deck) == size:
+            if not left:
                 self._build()
             return
+        size = self.rules.deck_size
+        card = self.rules.deck_indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
         if card not in self._options:
             raise ChanceError("chance_invalid", rule="K7", outcome=_code(card, outcome),
                               choices=" ".join(CARDS[c].code for c in sorted(self._options)))
         self._picks.append(card)
         self._history.append(outcome)
         self._build()
+
+    def _bad_outcome(self, outcome: object) -> ChanceError:
+        """N4: ``outcome`` is not a position of the deck left to deal (the error, naming the cards left)."""
+        rules = self.rules
+        size = rules.deck_size
+        card = rules.deck_indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
+        left = 0
+        for k in self._left_pos:
+            left |= 1 << rules.deck_indices[k]
+        return ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
+                           choices=" ".join(c.code for c in cards_of(left)))
 
     def apply_deck(self, outcomes: Sequence[int]) -> None:
         """Apply the chance steps of the whole deck at once: ``outcomes`` are the deck
@@ -204,39 +226,47 @@ class StepDeal:
         Only before the first card is dealt.  An outcome that is not possible
         raises :class:`ChanceError` (N4) and changes nothing.
         """
-        if self._deal is not None or self._deck:
+        if self._deal is not None or self._history:
             raise ChanceError("chance_not_due", rule="N4")
         rules = self.rules
         size = rules.deck_size
         indices = rules.deck_indices
-        deck: list[int] = []
+        count = 0
         left = self._left
         for outcome in outcomes:
-            card = indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
-            if card < 0 or not left >> card & 1:
+            if type(outcome) is not int or outcome < 0 or not left >> outcome & 1:
+                card = indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
+                rest = 0
+                for k in range(size):
+                    if left >> k & 1:
+                        rest |= 1 << indices[k]
                 raise ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
-                                  choices=" ".join(c.code for c in cards_of(left)))
-            deck.append(card)
-            left ^= 1 << card
+                                  choices=" ".join(c.code for c in cards_of(rest)))
+            count += 1
+            left ^= 1 << outcome
         if left:
-            raise ChanceError("chance_short", rule="N4", count=len(deck), size=size)
-        self._deck = deck
+            raise ChanceError("chance_short", rule="N4", count=count, size=size)
         self._left = 0
         self._left_pos = []
         self._history.extend(outcomes)
         self._build()
 
+    def _dealt(self) -> list[int]:
+        """The cards of the deck dealt so far, top first (N4): the first chance outcomes, as
+        card indices (kept as outcomes only: a list fewer to fill at every card)."""
+        card_of = self.space._card_of
+        return [card_of[k] for k in self._history[:self.rules.deck_size]]
+
     def _build(self) -> None:
         """Make the deal from the deck and the picks so far, replaying the actions."""
         try:
             deal: Deal
-            if self.rules.has_trumps and not self._state:
-                # The deck is whole and checked card by card (apply_chance): the class
-                # itself, with no keyword state passed on (a cheaper call, compiled).
-                deal = TrumpDeal(self.rules, self.dealer, deck=self._deck, record_events=self._record,
-                                 chance_steps=True)
+            if self._plain:
+                # The deck is whole and checked card by card (apply_chance): dealt as it is,
+                # with no keyword state passed on (a cheaper call, compiled).
+                deal = dealt_trump_deal(self.rules, self.dealer, tuple(self._dealt()), self._record)
             else:
-                deal = new_deal(self.rules, self.dealer, deck=self._deck, picks=self._picks,
+                deal = new_deal(self.rules, self.dealer, deck=self._dealt(), picks=self._picks,
                                 record_events=self._record, chance_steps=True, **self._state)
             for action in self._log:
                 if self._record:
@@ -254,13 +284,15 @@ class StepDeal:
 
     def legal_action_ids(self) -> list[int]:
         """The legal action ids of the seat to act, sorted (empty at chance and at the end)."""
+        out: list[int] = []
         deal = self._deal
         if deal is None:
-            return []
-        ids = self.space.legal_ids(deal)
-        self._legal = ids
+            return out
+        space = self.space
+        self._legal = space.legal_into(deal, out)
+        self._legal_off = space.id_offset(deal)
         self._legal_at = len(self._history)
-        return ids[:]
+        return out
 
     def legal_action_mask(self) -> bytearray:
         """The legal ids as a mask: one byte per id, 1 where it is legal (empty ids: all 0)."""
@@ -268,10 +300,7 @@ class StepDeal:
         deal = self._deal
         if deal is None:
             return out
-        ids = self.space.legal_ids(deal)
-        self._legal = ids
-        self._legal_at = len(self._history)
-        for i in ids:
+        for i in self.legal_action_ids():
             out[i] = 1
         return out
 
@@ -301,10 +330,19 @@ class StepDeal:
         deal = self._deal
         if deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action_id)
-        action = self.space.action(deal, action_id)
         # An id among those legal_action_ids() listed at this very step is legal;
         # anything else goes through the full check, which names the rule.
-        if self._legal_at != len(self._history) or action_id not in self._legal:
+        k = action_id - self._legal_off
+        if (self._legal_at == len(self._history) and type(action_id) is int and 0 <= k < _WORD
+                and self._legal >> k & 1):
+            if self._plain and action_id >= TRUMP_PLAY_BASE and deal._events is None:
+                # C13: a card to the trick, with no events to record: straight to the deal.
+                self._history.append(action_id)
+                cast(TrumpDeal, deal).play_card(self.space._card_of[k])
+                return
+            action = self.space.listed_action(deal, action_id)
+        else:
+            action = self.space.action(deal, action_id)
             deal.check(action)
         self._step(deal, action, action_id)
 
@@ -319,7 +357,8 @@ class StepDeal:
         self._step(deal, action, self.space.id_of(deal, action))
 
     def _step(self, deal: Deal, action: Action, action_id: int) -> None:
-        self._log.append(action)
+        if not self._plain:
+            self._log.append(action)
         self._history.append(action_id)
         try:
             if deal._events is not None:
@@ -346,7 +385,7 @@ class StepDeal:
         n = self.rules.players
         k = (seat - self.dealer - 1) % n
         mask = 0
-        for c in self._deck[k:5 * n:n]:
+        for c in self._dealt()[k:5 * n:n]:
             mask |= 1 << c
         return mask
 
@@ -360,7 +399,8 @@ class StepDeal:
         deal = self._deal
         if deal is None:
             # Nobody decides at a chance step; the key only tells the steps apart.
-            return (seat, "chance", len(self._deck), self._dealt_to(seat), tuple(self._history[self.rules.deck_size:]))
+            dealt = self.rules.deck_size - len(self._left_pos)
+            return (seat, "chance", dealt, self._dealt_to(seat), tuple(self._history[self.rules.deck_size:]))
         return (seat, *self._seen(seat, deal))
 
     def _seen(self, seat: int, deal: Deal) -> tuple[Event, ...]:
@@ -441,7 +481,6 @@ class StepDeal:
     def clone(self) -> Self:
         """A cheap independent copy."""
         other = type(self)(self.rules, self.dealer, record_events=self._record, **self._state)
-        other._deck = self._deck[:]
         other._left = self._left
         other._left_pos = self._left_pos[:]
         other._picks = self._picks[:]
@@ -452,6 +491,7 @@ class StepDeal:
         other._encoders = [None if e is None else e.copy() for e in self._encoders]
         other._keys = dict(self._keys)
         other._legal = self._legal
+        other._legal_off = self._legal_off
         other._legal_at = self._legal_at
         return other
 

@@ -44,6 +44,7 @@ from mushka.engine.exchanges import DeclareChoices, exchange_subsets, subset_mas
 from mushka.engine.trump_cards import key_tables, special_hand
 from mushka.engine.trump_view import PASSED, STOOD, UNDECIDED, trump_result, trump_view
 from mushka.engine.views import DealView
+from mushka.rules.model import Rules
 
 TRICKS_PER_DEAL: Final = 5
 _BIT: Final = tuple(1 << i for i in range(52))
@@ -52,11 +53,14 @@ _OVER: Final = Phase.OVER
 _DECLARE: Final = Phase.DECLARE
 _PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 _PLAY_KIND: Final = Kind.PLAY
-# The key of each trump suit's trick-key tables in the rules' cache (no tuple made per deal).
-_KEYS_KEY: Final = tuple(("keys", t) for t in range(4))
+# The key of each trump suit's trick-key tables in the rules' cache (no tuple made per deal;
+# typed ``object`` so that, compiled, a key is not unboxed on reading and boxed anew to look it up).
+_KEYS_KEY: Final[tuple[object, ...]] = tuple(("keys", t) for t in range(4))
 # The seats before trick play: shared, since the lists that replace them are never changed
 # in place (copies share them too).
 _NO_SEATS: Final[list[int]] = []
+# No keyword state (classic and mistigri have none): never changed, so shared.
+_NO_STATE: Final[dict[str, object]] = {}
 
 Why = tuple[str, str, dict[str, object]] | None
 
@@ -124,14 +128,16 @@ class TrumpDeal(Deal):
         # N4: one card at a time from the eldest, round the table: the k-th
         # seat from the eldest gets deck[k], deck[k + n], ... deck[k + 4n].
         bit = _BIT
+        # (Indexed, not sliced with a step: compiled, such a slice is the generic one.)
         for k in range(n):
-            a, b, c, d, e = deck[k:5 * n:n]
-            hands[(self.eldest + k) % n] = bit[a] | bit[b] | bit[c] | bit[d] | bit[e]
+            hands[(self.eldest + k) % n] = (bit[deck[k]] | bit[deck[k + n]] | bit[deck[k + 2 * n]]
+                                            | bit[deck[k + 3 * n]] | bit[deck[k + 4 * n]])
         self.hands = hands
         self.turnup = deck[5 * n]
         self.trump = self.turnup // 13
         self._trump_mask = SUIT_MASKS[self.trump]
-        self._talon = list(reversed(deck[5 * n + 1:]))
+        # The talon's top is its last item (popped when drawn): the deck after the turn-up, reversed.
+        self._talon = [deck[i] for i in range(len(deck) - 1, 5 * n, -1)]
         self._dead = [0] * n
         priv = rules.privileged.index
         self._priv = priv
@@ -242,6 +248,29 @@ class TrumpDeal(Deal):
             legal |= hand & self._priv_bit
         return plays_of(legal)
 
+    def legal_play_mask(self) -> int:
+        """C12-C14: the cards the seat to act may play to the trick, as a card mask (in
+        trick play): :meth:`legal_actions` without the actions (the action ids list them)."""
+        hand = self.hands[self.to_act]
+        if not self._trick:
+            return hand
+        rules = self.rules
+        if not rules.plain_play:
+            return self._play_mask(self.to_act)[0]
+        # C14 with the default options, as in legal_actions: follow, else trump, else anything;
+        # C12: the privileged card is free.
+        legal = hand & SUIT_MASKS[self._lead_suit] or hand & self._trump_mask or hand
+        if rules.privileged_free_play:
+            legal |= hand & self._priv_bit
+        return legal
+
+    def play_card(self, card: int) -> None:
+        """C13: the seat to act plays card index ``card``, a card it may play now (no
+        checks, no events): ``apply_unchecked(PLAYS[card])`` in trick play."""
+        self._log.append(PLAYS[card])
+        self._events = None
+        self._play(1 << card, None)
+
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action taken from :meth:`legal_actions` (no checks, no events)."""
         self._log.append(action)
@@ -320,6 +349,14 @@ class TrumpDeal(Deal):
         banned = 0 if rules.can_discard_privileged else hand & self._priv_bit
         takes = seat == self.dealer and not self._took and rules.dealer_takes_turnup
         return DeclareChoices(head, hand, limit, banned, takes)
+
+    def may_pass(self, seat: int) -> bool:
+        """Whether ``seat`` may pass at its declaration (C6, C10, MI8): ``_why_pass`` is
+        ``None``, without building the reason."""
+        if seat == self.dealer and (self._took or (self.rules.lone_player == "dealer_must_play"
+                                                   and self._stood_before_dealer == 1)):
+            return False
+        return not (self.rules.privileged_must_play and self.hands[seat] & self._priv_bit)
 
     def _why_pass(self, seat: int) -> Why:
         rules = self.rules
@@ -612,3 +649,13 @@ class TrumpDeal(Deal):
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
         self._check_viewer(seat)
         return trump_view(self, seat)
+
+
+def dealt_trump_deal(rules: Rules, dealer: int, deck: tuple[int, ...], record_events: bool) -> TrumpDeal:
+    """A classic or mistigri deal of ``deck``, card indices whose every card was already
+    checked (N4): :class:`~mushka.engine.steps.StepDeal` takes them one chance step at a
+    time.  The deal ``TrumpDeal(rules, dealer, deck=deck, chance_steps=True)`` would
+    make, without reading the deck a second time or passing keywords."""
+    deal = TrumpDeal(rules, _blank=True)
+    deal._start(rules, dealer, deck, (), None, record_events, True, _NO_STATE)
+    return deal

@@ -7,7 +7,7 @@ hand), for :class:`mushka.engine.trump.TrumpDeal`.
 
 from __future__ import annotations
 
-from mushka.cards import CARDS, POP13, SUIT_MASKS, indices
+from mushka.cards import CARDS, SUIT_MASKS, indices
 from mushka.rules.model import Rules
 
 
@@ -20,13 +20,21 @@ def special_hand(rules: Rules, hand: int, priv_bit: int) -> tuple[str, str, int,
     and then ``None`` is returned).  Suit and points order competing hands
     (MI10, MI11).
     """
-    # Quick exit: a special hand has at least four cards of one suit.
-    if (
-        POP13[hand & 0x1FFF] < 4
-        and POP13[hand >> 13 & 0x1FFF] < 4
-        and POP13[hand >> 26 & 0x1FFF] < 4
-        and POP13[hand >> 39] < 4
-    ):
+    # Quick exit: a special hand has at least four cards of one suit, that is a suit with
+    # cards left once its three lowest are cleared (bit arithmetic: no table read from memory).
+    a = hand & 0x1FFF
+    b = hand >> 13 & 0x1FFF
+    c = hand >> 26 & 0x1FFF
+    d = hand >> 39
+    a &= a - 1
+    b &= b - 1
+    c &= c - 1
+    d &= d - 1
+    a &= a - 1
+    b &= b - 1
+    c &= c - 1
+    d &= d - 1
+    if not (a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1)):
         return None
     kind = ""
     suit = -1
