@@ -27,7 +27,7 @@ from collections.abc import MutableMapping
 from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
@@ -46,7 +46,8 @@ from mushka.server.accounts import (
     new_secret,
     now_ms,
 )
-from mushka.server.guards import check_json_body, check_origin, client_address, public_origin
+from mushka.server.guards import client_address
+from mushka.server.httpio import page_origins, read_json
 from mushka.server.passwords import (
     ADDRESS_FAILURES,
     BLOCK_MS,
@@ -62,8 +63,7 @@ from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
 from mushka.server.seating import ACCOUNT_SEAT, person_name
 from mushka.server.sqlaccounts import NameTaken
-from mushka.server.texts import Problem, ProtocolError, ValidationProblem
-from mushka.server.wire import JsonRefused, strict_loads
+from mushka.server.texts import ProtocolError
 
 log = logging.getLogger("mushka.server")
 
@@ -157,40 +157,10 @@ class AccountReply(Message):
 # --- reading requests ----------------------------------------------------------------------------
 
 
-def request_lang(request: Request, given: str | None = None) -> Lang:
-    """The language of a reply: the body's ``lang``, ``?lang=``, then ``Accept-Language``."""
-    for wanted in (given, request.query_params.get("lang")):
-        if wanted in ("ru", "en"):
-            return "ru" if wanted == "ru" else "en"
-    accept = request.headers.get("accept-language", "").strip().lower()
-    return "ru" if accept.startswith("ru") else "en"
-
-
-def _origins(conn: HTTPConnection) -> tuple[str, ...]:
-    cfg = lobby_of_connection(conn).config
-    return (*cfg.allowed_origins, *((public_origin(cfg.public_url),) if cfg.public_url else ()))
-
-
 async def read_body(request: Request, model: type[M]) -> M:
     """A request's JSON body as ``model`` (P1, P2, P13, as every other call of the API)."""
-    check_origin(request.scope, _origins(request))
-    check_json_body(request.scope)
-    limit = lobby_of_connection(request).config.max_body_bytes
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > limit:
-            raise ProtocolError("body_too_large", rule="P1", limit=limit)
-    try:
-        data: Any = strict_loads(bytes(raw) or b"{}")
-    except JsonRefused:
-        raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
-    try:
-        return model.model_validate(data, strict=True)
-    except ValidationError as exc:
-        raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
+    cfg = lobby_of_connection(request).config
+    return await read_json(request, model, origins=page_origins(cfg), limit=cfg.max_body_bytes)
 
 
 def _flood_check(request: Request) -> None:

@@ -16,10 +16,10 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 from urllib.parse import urlencode
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -42,17 +42,9 @@ from mushka.server.bodies import (
 )
 from mushka.server.config import ServerConfig
 from mushka.server.connection import Connection
-from mushka.server.guards import (
-    HostCheck,
-    SecurityHeaders,
-    allowed_hosts,
-    check_json_body,
-    check_origin,
-    client_address,
-    public_origin,
-)
+from mushka.server.guards import HostCheck, SecurityHeaders, allowed_hosts, check_origin, client_address
+from mushka.server.httpio import json_reply, page_origins, read_json, request_lang
 from mushka.server.lobby import Lobby
-from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import VARIANTS
 from mushka.server.reviews import Reviews, seat_param
@@ -60,9 +52,8 @@ from mushka.server.seating import OwnedElsewhere
 from mushka.server.sqlstore import SqlStore
 from mushka.server.store import NodeStore
 from mushka.server.tasks import stop_task
-from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
+from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError
 from mushka.server.tutorial import CreateTutorial, start_tutorial
-from mushka.server.wire import JsonRefused, strict_loads
 
 log = logging.getLogger("mushka.server")
 
@@ -116,22 +107,6 @@ async def keep_gc(every: float, full_every: float) -> None:
         gc.freeze()
 
 
-def request_lang(request: Request, given: str | None = None) -> Lang:
-    """The language of a reply: the body's ``lang``, ``?lang=``, then ``Accept-Language``."""
-    for wanted in (given, request.query_params.get("lang")):
-        if wanted == "ru":
-            return "ru"
-        if wanted == "en":
-            return "en"
-    accept = request.headers.get("accept-language", "").strip().lower()
-    return "ru" if accept.startswith("ru") else "en"
-
-
-def json_reply(model: BaseModel, status: int = 200) -> Response:
-    """A pydantic model as a JSON response."""
-    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
-
-
 def error_reply(error: MushkaError, lang: str) -> Response:
     """Any mushka error as an HTTP error with its code, rule and message."""
     status = HTTP_STATUS.get(error.code, 400) if isinstance(error, ProtocolError) else 400
@@ -157,7 +132,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
     limiter = AddressLimiter(cfg.http_rate, cfg.http_burst)
     readers = AddressLimiter(cfg.read_rate, cfg.read_burst)
     # The address the server is announced under (--public-url) is its own, as friends see it.
-    origins = (*cfg.allowed_origins, *((public_origin(cfg.public_url),) if cfg.public_url else ()))
+    origins = page_origins(cfg)
     holder: dict[str, Lobby] = {}
     reviews: dict[str, Reviews] = {}
 
@@ -201,32 +176,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         return endpoint
 
     async def read_body(request: Request, model: type[M]) -> M:
-        check_origin(request.scope, origins)
-        check_json_body(request.scope)
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > cfg.max_body_bytes:
-            raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
-        # Read as it comes and stop at the limit: a body sent without a length (chunked)
-        # must not be read whole before it is found too large.
-        raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > cfg.max_body_bytes:
-                raise ProtocolError("body_too_large", rule="P1", limit=cfg.max_body_bytes)
-        try:
-            data: Any = strict_loads(bytes(raw) or b"{}")
-        except JsonRefused as exc:
-            refusal = refused_json(exc)
-            if refusal.code == "not_json":
-                raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
-            raise refusal from None
-        if not isinstance(data, dict):
-            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
-        try:
-            # Strict: no "1" or true for a number, no 1.0 for a whole number (P2).
-            return model.model_validate(data, strict=True)
-        except ValidationError as exc:
-            raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
+        return await read_json(request, model, origins=origins, limit=cfg.max_body_bytes)
 
     def moved_reply(request: Request, moved: OwnedElsewhere) -> Response:
         """Another node owns the table: 307 to the same URL with ``?node=`` (method and body kept),

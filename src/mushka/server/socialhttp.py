@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from mushka.errors import MushkaError
+from mushka.server import httpio
 from mushka.server.accounts import Account, current_account, lobby_of_connection
 from mushka.server.bodies import ErrorBody, ErrorReply
-from mushka.server.guards import check_json_body, check_origin, client_address, public_origin
+from mushka.server.guards import check_origin, client_address
+from mushka.server.httpio import page_origins, read_json, request_lang
 from mushka.server.lobby import Lobby
-from mushka.server.protocol import Lang
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.socialdb import SocialBook
-from mushka.server.texts import HTTP_STATUS, Problem, ProtocolError, ValidationProblem, refused_json
-from mushka.server.wire import JsonRefused, strict_loads
+from mushka.server.texts import HTTP_STATUS, ProtocolError
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -62,13 +62,8 @@ def book_of(conn: HTTPConnection) -> SocialBook:
     return made
 
 
-def lang_of(request: Request, given: str | None = None) -> Lang:
-    """The language of a reply: the body's ``lang``, ``?lang=``, then ``Accept-Language``."""
-    for wanted in (given, request.query_params.get("lang")):
-        if wanted in ("ru", "en"):
-            return "ru" if wanted == "ru" else "en"
-    accept = request.headers.get("accept-language", "").strip().lower()
-    return "ru" if accept.startswith("ru") else "en"
+lang_of = request_lang
+"""The language of a reply (the body's ``lang``, ``?lang=``, then ``Accept-Language``)."""
 
 
 async def signed_in(conn: HTTPConnection) -> Account:
@@ -112,45 +107,19 @@ def limit_reads(request: Request) -> None:
         raise ProtocolError("rate_limited", rule="P6", rate=cfg.read_rate)
 
 
-def _origins(request: Request) -> tuple[str, ...]:
-    cfg = lobby_of(request).config
-    return (*cfg.allowed_origins, *((public_origin(cfg.public_url),) if cfg.public_url else ()))
-
-
 def same_site(request: Request) -> None:
     """P13: a change asked from a page of this server (or by a program, which sends no origin)."""
-    check_origin(request.scope, _origins(request))
+    check_origin(request.scope, page_origins(lobby_of(request).config))
 
 
 async def body(request: Request, model: type[M]) -> M:
     """P1, P2, P13: the request's JSON body as ``model``, from a page of this server."""
-    same_site(request)
-    check_json_body(request.scope)
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_SOCIAL_BODY:
-            raise ProtocolError("body_too_large", rule="P1", limit=MAX_SOCIAL_BODY)
-    try:
-        data: Any = strict_loads(bytes(raw) or b"{}")
-    except JsonRefused as exc:
-        refusal = refused_json(exc)
-        if refusal.code == "not_json":
-            raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json")) from None
-        raise refusal from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_body", rule="P2", problem=Problem("server.problem.not_json"))
-    try:
-        return model.model_validate(data, strict=True)
-    except ValidationError as exc:
-        raise ProtocolError("bad_body", rule="P2", problem=ValidationProblem(exc)) from None
+    return await read_json(request, model, origins=page_origins(lobby_of(request).config), limit=MAX_SOCIAL_BODY)
 
 
 def json_reply(model: BaseModel, status: int = 200) -> Response:
     """A pydantic model as a JSON response (never cached: it is one person's)."""
-    reply = Response(model.model_dump_json(), status_code=status, media_type="application/json")
-    reply.headers["cache-control"] = "no-store"
-    return reply
+    return httpio.json_reply(model, status, private=True)
 
 
 def endpoint(handler: Endpoint) -> Endpoint:
