@@ -11,9 +11,9 @@
 // fetch is wrapped once: a same-origin request that is not GET/HEAD gets the
 // X-CSRF-Token header while signed in.
 
+import { jsonCall } from "./api.js";
 import { h, replace } from "./dom.js";
-import { lang, onLangChange, t } from "./i18n.js";
-import { plainMessage } from "./ruleword.js";
+import { onLangChange, t } from "./i18n.js";
 import { saveName, savedName, saveToken, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
 
@@ -58,27 +58,8 @@ window.fetch = async (input, init = {}) => {
 
 // --- calls -------------------------------------------------------------------------------
 
-async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify({ ...body, lang: lang() });
-  }
-  const response = await window.fetch(`${path}?lang=${lang()}`, init);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (_) {
-    // 204, or no JSON: the status says enough
-  }
-  if (!response.ok) {
-    const e = (data && data.error) || {};
-    const err = new Error(plainMessage(e.message || t("acct_failed"), e.rule));
-    err.code = e.code || "http";
-    throw err;
-  }
-  return data;
-}
+/** A call of the accounts' API (api.js's, so that refusals read alike everywhere). */
+const call = jsonCall;
 
 function signedInAs(reply) {
   const was = me ? me.id : null;

@@ -15,9 +15,12 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+/** A JSON call of the server's HTTP API in the page's language; a refusal throws an ApiError.
+ *  Every part of the page (tables, accounts, friends) calls through here; the page's fetch adds
+ *  a signed-in session's CSRF token to changes (P19). */
+export async function jsonCall(method, path, body) {
   const sep = path.includes("?") ? "&" : "?";
-  const init = { method, headers: { Accept: "application/json" } };
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify({ ...body, lang: lang() });
@@ -46,7 +49,7 @@ let metaPromise = null;
 /** GET /api/meta, fetched once: variants, options with defaults and help, bots, limits. */
 export function meta() {
   if (!metaPromise) {
-    metaPromise = call("GET", "api/meta").catch((err) => {
+    metaPromise = jsonCall("GET", "api/meta").catch((err) => {
       metaPromise = null;
       throw err;
     });
@@ -56,71 +59,71 @@ export function meta() {
 
 /** POST /api/tables. */
 export function createTable(request) {
-  return call("POST", "api/tables", request);
+  return jsonCall("POST", "api/tables", request);
 }
 
 /** POST /api/quickmatch: a place in the quick match's queue (or, if it filled a table, the seat). */
 export function quickMatch(request) {
-  return call("POST", "api/quickmatch", request);
+  return jsonCall("POST", "api/quickmatch", request);
 }
 
 /** GET /api/quickmatch/{ticket}: still waiting (and how long), or seated (the seat's address). */
 export function quickMatchStatus(ticket) {
-  return call("GET", `api/quickmatch/${encodeURIComponent(ticket)}`);
+  return jsonCall("GET", `api/quickmatch/${encodeURIComponent(ticket)}`);
 }
 
 /** DELETE /api/quickmatch/{ticket}: leave the queue. */
 export function quickMatchCancel(ticket) {
-  return call("DELETE", `api/quickmatch/${encodeURIComponent(ticket)}`);
+  return jsonCall("DELETE", `api/quickmatch/${encodeURIComponent(ticket)}`);
 }
 
 /** POST /api/tutorial: a tutorial table, started, with the caller at seat 0. */
 export function createTutorial(request) {
-  return call("POST", "api/tutorial", request);
+  return jsonCall("POST", "api/tutorial", request);
 }
 
 /** POST /api/tables/{id}/join. */
 export function joinTable(id, request) {
-  return call("POST", `api/tables/${encodeURIComponent(id)}/join`, request);
+  return jsonCall("POST", `api/tables/${encodeURIComponent(id)}/join`, request);
 }
 
 /** GET /api/tables/{id}. */
 export function getTable(id) {
-  return call("GET", `api/tables/${encodeURIComponent(id)}`);
+  return jsonCall("GET", `api/tables/${encodeURIComponent(id)}`);
 }
 
 /** GET /api/tables, optionally filtered by status. */
 export function listTables(status) {
-  return call("GET", status ? `api/tables?status=${status}` : "api/tables");
+  return jsonCall("GET", status ? `api/tables?status=${status}` : "api/tables");
 }
 
 /** GET /api/records (finished games, newest first). */
 export function listRecords(limit = 30) {
-  return call("GET", `api/records?limit=${limit}`);
+  return jsonCall("GET", `api/records?limit=${limit}`);
 }
 
 /** GET /api/records/{id}: the game record (docs/records.md). */
 export function getRecord(id) {
-  return call("GET", `api/records/${encodeURIComponent(id)}`);
+  return jsonCall("GET", `api/records/${encodeURIComponent(id)}`);
 }
 
 /** GET /api/records/{id}/replay: every position of a finished game, computed by the server's engine. */
 export function getReplay(id) {
-  return call("GET", `api/records/${encodeURIComponent(id)}/replay`);
+  return jsonCall("GET", `api/records/${encodeURIComponent(id)}/replay`);
 }
 
 /** GET /api/records/{id}/review?seat=: one seat's decisions in a finished game against the expert's. */
 export function getReview(id, seat) {
-  return call("GET", `api/records/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}`);
+  return jsonCall("GET", `api/records/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}`);
 }
 
 /** GET /api/tables/{id}/rules: every rule of the table's variant by id, filled from its options. */
 export function getRules(id) {
-  return call("GET", `api/tables/${encodeURIComponent(id)}/rules`);
+  return jsonCall("GET", `api/tables/${encodeURIComponent(id)}/rules`);
 }
 
 /** GET /api/ratings: the leaderboard of `variant`, and the line of nickname `name` if given. */
 export function ratings(name, limit = 10, variant = "classic") {
   const who = name ? `&name=${encodeURIComponent(name)}` : "";
-  return call("GET", `api/ratings?variant=${encodeURIComponent(variant)}&limit=${limit}${who}`);
+  return jsonCall("GET", `api/ratings?variant=${encodeURIComponent(variant)}&limit=${limit}${who}`);
 }

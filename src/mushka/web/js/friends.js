@@ -12,10 +12,10 @@
 // A friend link (/?friend=CODE) opened by a guest is kept until he signs in.
 
 import { account, onAccountChange } from "./account.js";
+import { jsonCall } from "./api.js";
 import { h, replace } from "./dom.js";
-import { lang, onLangChange, t, withLang } from "./i18n.js";
+import { onLangChange, t, withLang } from "./i18n.js";
 import { openProfile } from "./profile.js";
-import { plainMessage } from "./ruleword.js";
 import { prefs, setPref } from "./store.js";
 import { announce, toast } from "./ui.js";
 
@@ -40,29 +40,8 @@ function tableHere() {
 }
 
 /** A JSON call of the social API (the page's fetch adds the session's CSRF token to changes, P19). */
-export async function social(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (method !== "GET") {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify({ ...(body || {}), lang: lang() });
-  }
-  const sep = path.includes("?") ? "&" : "?";
-  const response = await fetch(`${path}${sep}lang=${lang()}`, init);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (_) {
-    // reported through the status below
-  }
-  if (!response.ok) {
-    const e = (data && data.error) || {};
-    const err = new Error(plainMessage(e.message || `HTTP ${response.status}`, e.rule));
-    err.code = e.code || "http";
-    err.rule = e.rule || null;
-    err.status = response.status;
-    throw err;
-  }
-  return data;
+export function social(method, path, body) {
+  return jsonCall(method, path, method === "GET" ? undefined : (body || {}));
 }
 
 /** Whether a player is signed in, and his name. */

@@ -54,7 +54,6 @@ export const TEXTS = {
   acct_delete_button: ["Delete the account", "Удалить учётную запись"],
   acct_delete_confirm: ["Delete the account {name} for good?", "Удалить учётную запись {name} навсегда?"],
   acct_deleted: ["The account is deleted", "Учётная запись удалена"],
-  acct_failed: ["The request failed", "Запрос не удался"],
   acct_set_password: ["Add a password", "Добавить пароль"],
   acct_change_password: ["Change the password", "Сменить пароль"],
   acct_current_password: ["Current password", "Нынешний пароль"],
