@@ -43,6 +43,9 @@ class CreateTable(Message):
     """P15: seconds per move, one of 0 (off), 15, 30, 60, 120; default: off at a table of one
     person and bots (practice) or of one caller holding every seat (a script), 60 where friends are
     invited (an ``open`` seat)."""
+    bank_seconds: int | None = Field(default=None, ge=0, le=3600)
+    """P15: a time bank for every seat for the whole game, running once a move's own time is up:
+    one of 0 (none, the default), 60, 180, 300; needs a time per move."""
     takeback: bool = False
     """P21: the players may take back their last card although other people play (shown to
     everybody at the table); at a table of one person and bots he always may."""
@@ -194,6 +197,8 @@ class Limits(Message):
     """Processes the bots of every table share for thinking (the CPU they may take, in cores)."""
     turn_choices: list[int] = Field(default_factory=list)
     """P15: the turn timers a new table may ask for (seconds per move; 0: none)."""
+    bank_choices: list[int] = Field(default_factory=list)
+    """P15: the time banks a new table may ask for (seconds per seat for the game; 0: none)."""
     max_chat: int = MAX_CHAT
     """P16: the longest chat line (characters)."""
     chat_rate: float = 0.0

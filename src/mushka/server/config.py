@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mushka.server.protocol import MAX_MESSAGE_BYTES, TURN_SECONDS
+from mushka.server.protocol import BANK_SECONDS, MAX_MESSAGE_BYTES, TURN_SECONDS
 from mushka.server.store import SqliteSync
 from mushka.server.thinkers import PoolKind
 
@@ -92,6 +92,8 @@ class ServerConfig:
     """WebSocket connections one client address may hold at once, over every table (0: no limit)."""
     turn_choices: tuple[int, ...] = TURN_SECONDS
     """P15: the turn timers a new table may ask for, in seconds per move (0: none)."""
+    bank_choices: tuple[int, ...] = BANK_SECONDS
+    """P15: the time banks a new table may ask for, in seconds per seat for the game (0: none)."""
     chat_rate: float = 0.5
     """P16: chat lines per second a connection may send on average."""
     chat_burst: int = 5

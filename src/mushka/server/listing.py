@@ -38,7 +38,7 @@ def snapshot_info(snap: TableSnapshot, lang: str) -> TableInfo:
         id=snap.id, title=snap.title, variant=snap.variant, variant_title=rules.info.title(lang),
         players=snap.players, options=changed, status=status, host=snap.host, seats=seats, spectators=0,
         listed=snap.listed, invite=f"/?table={snap.id}", version=snap.version, created=snap.created.isoformat(),
-        result=None, next=snap.next_id, turn_seconds=snap.turn_seconds,
+        result=None, next=snap.next_id, turn_seconds=snap.turn_seconds, bank_seconds=snap.bank_seconds,
     )
 
 

@@ -62,7 +62,7 @@ from mushka.server.table import Services, Table
 from mushka.server.tasks import stop_task
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
-from mushka.server.timer import turn_seconds
+from mushka.server.timer import bank_seconds, turn_seconds
 from mushka.server.wire import clean_name
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
@@ -420,10 +420,11 @@ class Lobby:
         # P15: a practice table (one person, bots) has no timer unless asked; friends' tables do.
         friends = any(s.kind == "open" for s in seats)
         seconds = turn_seconds(request.turn_seconds, friends=friends, allowed=self.config.turn_choices)
+        bank = bank_seconds(request.bank_seconds, turn=seconds, allowed=self.config.bank_choices)
         table = Table(
             self.services, table_id=table_id, rules=rules, seats=seats, host=host,
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
-            created=datetime.now(UTC), turn_seconds=seconds, takeback=request.takeback,
+            created=datetime.now(UTC), turn_seconds=seconds, bank_seconds=bank, takeback=request.takeback,
         )
         table.address = address[:64]
         await self._store_new(table)
@@ -464,7 +465,7 @@ class Lobby:
             again = Table(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
-                turn_seconds=table.turn_seconds, takeback=table.takeback,
+                turn_seconds=table.turn_seconds, bank_seconds=table.bank_seconds, takeback=table.takeback,
             )
             again.address, again.joined = table.address, table.joined
             await self._store_new(again)
@@ -621,7 +622,8 @@ class Lobby:
                                   grace=c.grace, bot_delay=c.bot_delay, bot_tables=c.bot_tables,
                                   bot_tables_per_address=c.bot_tables_per_address,
                                   bot_tables_now=self._bot_tables_now, bot_workers=self.thinkers.workers,
-                                  turn_choices=list(c.turn_choices), chat_rate=c.chat_rate, chat_burst=c.chat_burst))
+                                  turn_choices=list(c.turn_choices),
+                                  bank_choices=list(c.bank_choices), chat_rate=c.chat_rate, chat_burst=c.chat_burst))
 
     async def node_names(self) -> list[str]:
         """The names of the live nodes on the database (read at most once a second)."""

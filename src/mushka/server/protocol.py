@@ -42,6 +42,9 @@ CHAT_PHRASES: Final = ("hello", "good_luck", "good_game", "well_played", "nice_t
 TURN_SECONDS: Final = (0, 15, 30, 60, 120)
 """P15: the turn timers a table may have, in seconds per move (0: no timer)."""
 
+BANK_SECONDS: Final = (0, 60, 180, 300)
+"""P15: the time banks a table may give every seat for the whole game, in seconds (0: none)."""
+
 Lang = Literal["en", "ru"]
 """The languages of every text the server sends."""
 
@@ -260,6 +263,8 @@ class TableInfo(Message):
     """The table of the rematch, once a player asked for one (same rules and seats)."""
     turn_seconds: int = 0
     """P15: seconds each person has per move (0: no turn timer)."""
+    bank_seconds: int = 0
+    """P15: the time bank each seat has for the whole game once a move's own time is up (0: none)."""
     takeback: bool = False
     """P21: whether the players may take back their last card although other people play
     (where every other seat is a bot, a player always may)."""
@@ -311,8 +316,15 @@ class Clock(Message):
     seconds: int = 0
     """The table's time per move (0: no timer)."""
     remaining: float | None = None
+    """Seconds left until the time is up, the seat's bank included."""
     deadline: str | None = None
     """ISO 8601 time, UTC."""
+    bank: int = 0
+    """The table's time bank per seat for the whole game (0: none)."""
+    banks: list[float] | None = None
+    """Every seat's bank left when the message left (null: the table has no bank); the timed
+    seat's bank is part of ``remaining``: his move's own time is ``remaining`` minus his bank, and
+    once that is gone his bank runs."""
 
 
 class ChatLine(Message):

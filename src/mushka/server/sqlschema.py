@@ -67,6 +67,11 @@ class TableRow(Base):
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """P15: seconds per move (null or 0: no turn timer)."""
+    bank_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """P15: the time bank of every seat for the whole game, in seconds (null or 0: none)."""
+    banks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """P15: every seat's bank left at the last stored change (JSON list of milliseconds; null:
+    every bank whole)."""
     takeback: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     """P21: the players may take back their last card although other people play (null: no)."""
     next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -95,6 +95,7 @@ _CHAT = Base.metadata.tables["mushka_chat"]
 _DROP_OLD_CHAT = delete(_CHAT).where(and_(_CHAT.c.table_id == bindparam("t_id"),
                                           _CHAT.c.number <= bindparam("c_below", type_=Integer)))
 _SET_NEXT = update(_TABLES).where(_TABLES.c.id == bindparam("t_id")).values(next_id=bindparam("t_next"))
+_SET_BANKS = update(_TABLES).where(_TABLES.c.id == bindparam("t_id")).values(banks=bindparam("t_banks"))
 # The games the ratings read: finished with a record, or ended by a forfeit (no record).
 _ENDED = or_(and_(_TABLES.c.status == "over", _TABLES.c.record.is_not(None)),
              and_(_TABLES.c.status == ABANDONED, _TABLES.c.rating.is_not(None)))
@@ -412,7 +413,8 @@ def _insert_table(conn: Connection, table: TableSnapshot, now: datetime) -> None
         host=table.host, autostart=table.autostart, version=table.version, ply=table.ply,
         record=table.record, winner=table.winner, names=_names_text(table.names) if table.record else None,
         created_at=table.created, updated_at=now, finished_at=table.finished, first_dealer=table.first_dealer,
-        turn_seconds=table.turn_seconds, next_id=table.next_id, address=table.address, joined_at=table.joined,
+        turn_seconds=table.turn_seconds, bank_seconds=table.bank_seconds or None, banks=table.banks,
+        next_id=table.next_id, address=table.address, joined_at=table.joined,
         takeback=table.takeback))
     conn.execute(insert(_SEATS), [
         {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
@@ -434,6 +436,7 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
     chat: list[dict[str, object]] = []
     chat_tail: dict[str, int] = {}
     nexts: list[dict[str, object]] = []
+    banks: dict[str, str] = {}
     joined: list[dict[str, object]] = []
     rated: list[dict[str, object]] = []
     for save in saves:
@@ -463,6 +466,8 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
             chat_tail[tid] = max(chat_tail.get(tid, 0), number)
         if save.next_id is not None:
             nexts.append({"t_id": tid, "t_next": save.next_id})
+        if save.banks is not None:
+            banks[tid] = save.banks  # the newest save's banks
         if save.joined is not None:
             joined.append({"t_id": tid, "t_joined": save.joined})
         if save.rating is not None:
@@ -476,6 +481,8 @@ def _commit(conn: Connection, saves: Sequence[Save]) -> None:
         conn.execute(_FINISH_TABLE, finished)
     if nexts:
         conn.execute(_SET_NEXT, nexts)
+    if banks:
+        conn.execute(_SET_BANKS, [{"t_id": tid, "t_banks": text} for tid, text in banks.items()])
     if joined:
         conn.execute(_SET_JOINED, joined)
     if rated:
@@ -630,6 +637,7 @@ def _snapshot(row: Any, seats: list[SeatSnapshot], deals: list[tuple[int, str]],
         names=_names(row.get("names")),
         finished=_utc(row["finished_at"]), first_dealer=row["first_dealer"],
         deals=_merged_deals(row["id"], deals, moves), turn_seconds=row.get("turn_seconds") or 0,
+        bank_seconds=row.get("bank_seconds") or 0, banks=row.get("banks"),
         next_id=row.get("next_id"), address=row.get("address"), joined=_utc(row.get("joined_at")),
         chat=tuple(chat), rating=row.get("rating"), changed_ms=changed, takeback=bool(row.get("takeback")),
     )

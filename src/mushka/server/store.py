@@ -126,6 +126,11 @@ class TableSnapshot:
     """The seats' names as the record has them (a finished game)."""
     turn_seconds: int = 0
     """P15: the table's turn timer, seconds per move (0: none)."""
+    bank_seconds: int = 0
+    """P15: the time bank of every seat for the whole game, in seconds (0: none)."""
+    banks: str | None = None
+    """P15: every seat's bank left when the table's last change was stored (JSON list of
+    milliseconds; None: every bank is whole)."""
     next_id: str | None = None
     """The rematch's table, once made."""
     address: str | None = None
@@ -254,6 +259,8 @@ class Save:
     """Written when not ``None``: when a person first came to the table."""
     rating: str | None = None
     """Written when not ``None``: how the ended game counts for the ratings (:class:`GameRating`)."""
+    banks: str | None = None
+    """Written when not ``None``: P15's time banks left, every seat's (JSON list of milliseconds)."""
 
     @property
     def moves_only(self) -> bool:
@@ -261,7 +268,7 @@ class Save:
         return bool(self.moves or self.chat) and not (
             self.deals or self.seats or self.settled or self.full or self.record is not None
             or self.new is not None or self.next_id is not None or self.joined is not None
-            or self.rating is not None)
+            or self.rating is not None or self.banks is not None)
 
 
 class TableStore(Protocol):

@@ -112,6 +112,7 @@ class Table(TableConnections, TableTakeBack):
         game: Game | None = None,
         finished: datetime | None = None,
         turn_seconds: int = 0,
+        bank_seconds: int = 0,
         takeback: bool = False,
     ) -> None:
         """A table in the state given (new, or rebuilt from storage)."""
@@ -153,7 +154,7 @@ class Table(TableConnections, TableTakeBack):
         self.stalled = False
         """P14: a change waits for storage; the table takes no other meanwhile."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
-        self.social = TableSocial(self, turn_seconds, presence=self._presence, wake=self._wake.set,
+        self.social = TableSocial(self, turn_seconds, bank_seconds, presence=self._presence, wake=self._wake.set,
                                   check_storage=self._check_storage, closed=lambda: self._closed,
                                   keep=self._keep_chat)
         """P15, P16: the turn timer and the chat (see :mod:`mushka.server.tablesocial`)."""
@@ -204,7 +205,7 @@ class Table(TableConnections, TableTakeBack):
         table = cls(services, table_id=snap.id, rules=rules, seats=seats, host=snap.host,
                     autostart=snap.autostart, listed=snap.listed, title=snap.title, created=snap.created,
                     version=snap.version, status=status, game=game, finished=snap.finished,
-                    turn_seconds=snap.turn_seconds, takeback=snap.takeback)
+                    turn_seconds=snap.turn_seconds, bank_seconds=snap.bank_seconds, takeback=snap.takeback)
         if status == "playing" and game is None:
             raise TypeError(f"table {snap.id}: playing but no record is stored")
         if game is not None and not snap.deals:
@@ -223,6 +224,7 @@ class Table(TableConnections, TableTakeBack):
                 if seat.kind == "human":
                     seat.own_moves = share
         table._resumed_ms = snap.changed_ms
+        table.social.restore_banks(snap.banks)
         table.social.chat.restore(snap.chat)
         return table
 
@@ -245,6 +247,7 @@ class Table(TableConnections, TableTakeBack):
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
             names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
             next_id=self.next, address=self.address, joined=self.joined, takeback=self.takeback,
+            bank_seconds=self.bank_seconds, banks=self.social.banks_text(),
         )
 
     def names_by_lang(self) -> list[list[str]]:
@@ -286,13 +289,19 @@ class Table(TableConnections, TableTakeBack):
             seats=[s.info() for s in self.seats], spectators=self.spectators, listed=self.listed,
             invite=f"/?table={self.id}", version=self.announced if version is None else version,
             created=self.created.isoformat(),
-            result=result, next=self.next, turn_seconds=self.turn_seconds, takeback=self.takeback,
+            result=result, next=self.next, turn_seconds=self.turn_seconds, bank_seconds=self.bank_seconds,
+            takeback=self.takeback,
         )
 
     @property
     def turn_seconds(self) -> int:
         """P15: the table's time per move (0: no turn timer)."""
         return self.social.timer.seconds
+
+    @property
+    def bank_seconds(self) -> int:
+        """P15: every seat's time bank for the whole game (0: none)."""
+        return self.social.timer.bank
 
     @property
     def spectators(self) -> int:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mushka import __version__
 from mushka.engine import Action, Deal
@@ -26,6 +26,9 @@ from mushka.server.seating import LANGS, Client, Seat
 from mushka.server.store import GameRating, Move, Save
 from mushka.server.texts import ProtocolError
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
+
+if TYPE_CHECKING:
+    from mushka.server.tablesocial import TableSocial
 
 log = logging.getLogger("mushka.server")
 
@@ -72,6 +75,18 @@ class TableStorage:
     _unsaved: bool
     _closed: bool
     unrated: str | None
+    social: TableSocial
+    _banks_saved: str | None = None
+    """P15: the time banks left as last handed to the writer (saves carry them only when changed)."""
+
+    def _banks_due(self, *, always: bool = False) -> str | None:
+        """P15: the banks left to store with a save: when they changed since the last (or
+        ``always``, a full save); None when there is nothing to write."""
+        text = self.social.banks_text()
+        if text is None or (text == self._banks_saved and not always):
+            return None
+        self._banks_saved = text
+        return text
 
     def record_text(self) -> str:
         """The whole game record as JSON text (with the result once the game is over)."""
@@ -95,7 +110,7 @@ class TableStorage:
         return self._with_end(Save(
             table_id=self.id, version=self.version, ply=self.ply, status=self.status,
             first_dealer=None if game is None else game.first_dealer,
-            seats=tuple(s.snapshot() for s in self.seats) if seats else ()))
+            seats=tuple(s.snapshot() for s in self.seats) if seats else (), banks=self._banks_due()))
 
     def game_rating(self) -> GameRating:
         """How the game counts for the ratings, as things stand (see :mod:`mushka.server.ratings`)."""
@@ -127,7 +142,8 @@ class TableStorage:
         return self._with_end(Save(
             table_id=self.id, version=self.version, ply=self.ply, status=self.status,
             first_dealer=None if game is None else game.first_dealer,
-            seats=tuple(s.snapshot() for s in self.seats), deals=deals, full=True))
+            seats=tuple(s.snapshot() for s in self.seats), deals=deals, full=True,
+            banks=self._banks_due(always=True)))
 
     def _move_save(self, deal: Deal, picks: int, finished: int, action: Action) -> Save:
         """The save of one action applied in ``deal`` (deal number ``finished + 1``, which had
@@ -151,7 +167,7 @@ class TableStorage:
             settled = tuple(range(number, len(game.finished) + 1))
         return self._with_end(Save(
             table_id=self.id, version=self.version, ply=self.ply, status=self.status,
-            first_dealer=game.first_dealer, deals=rows, moves=moves, settled=settled))
+            first_dealer=game.first_dealer, deals=rows, moves=moves, settled=settled, banks=self._banks_due()))
 
     async def _store(self, save: Save) -> None:
         """Hand ``save`` to the writer and wait until it is committed (the lock is held, so

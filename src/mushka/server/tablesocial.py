@@ -20,7 +20,7 @@ from mushka.match import Game
 from mushka.server.chat import Listener, TableChat
 from mushka.server.protocol import SeatKind, TableStatus
 from mushka.server.texts import ProtocolError
-from mushka.server.timer import TurnTimer
+from mushka.server.timer import TurnTimer, banks_of_text, banks_text
 
 log = logging.getLogger("mushka.server")
 
@@ -85,15 +85,16 @@ class Host(Protocol):
 class TableSocial:
     """One table's turn timer and chat (see the module docstring)."""
 
-    def __init__(self, host: Host, turn_seconds: int, *, presence: Callable[[], None],
+    def __init__(self, host: Host, turn_seconds: int, bank_seconds: int = 0, *, presence: Callable[[], None],
                  wake: Callable[[], None], check_storage: Callable[[], None],
                  closed: Callable[[], bool], keep: Callable[[int, str], None] | None = None) -> None:
-        """The social side of ``host``: ``presence`` tells everybody who sits where, ``wake``
+        """The social side of ``host`` (P15: ``turn_seconds`` a move, then a bank of ``bank_seconds``
+        per seat for the game): ``presence`` tells everybody who sits where, ``wake``
         starts the table's bots, ``check_storage`` refuses changes while storage fails (P14),
         ``keep`` stores a chat line (its number and JSON text) so that another process taking
         the table over has it."""
         self.host = host
-        self.timer = TurnTimer(turn_seconds, self.time_up)
+        self.timer = TurnTimer(turn_seconds, self.time_up, bank=bank_seconds, seats=len(host.seats))
         """P15: the deadline of the person to act (see :mod:`mushka.server.timer`)."""
         self.chat = TableChat()
         """P16: the table's chat (see :mod:`mushka.server.chat`)."""
@@ -117,6 +118,15 @@ class TableSocial:
             self._keep(self.chat.number, said.to_json())
 
     # --- the turn timer, P15 ----------------------------------------------------------------
+
+    def banks_text(self) -> str | None:
+        """Every seat's time bank left now, as stored (None: the table has no bank)."""
+        return banks_text(self.timer.banks_now()) if self.timer.bank else None
+
+    def restore_banks(self, text: str | None) -> None:
+        """Take the banks left a table taken over from storage had (see :func:`banks_of_text`)."""
+        if self.timer.bank:
+            self.timer.banks = banks_of_text(text, len(self.host.seats), self.timer.bank)
 
     def retime(self, spent: float = 0.0) -> None:
         """Time the move of the person to act now, if the table has a timer (``spent`` seconds of
