@@ -78,7 +78,7 @@ export const feltMethods = {
       h("span", { class: "backs", role: "img", "aria-label": t("cards_in_hand", { n: count }) },
         Array.from({ length: Math.min(count, 8) }, () => h("span", { class: "card back tiny", "aria-hidden": "true" }))),
       h("span", { class: "muted", "aria-hidden": "true", text: `×${count}` })),
-    h("div", { class: "seat-line" }, ...this.seatFacts(deal, s), ...state),
+    h("div", { class: "seat-line" }, ...this.seatFacts(deal, s), ...state, this.clock ? this.clock.bankElement(s) : null),
     open ? h("div", { class: "open-hand", "aria-label": t("shown_hand") },
       open.map((c) => cardElement(c, { classes: "small" }))) : null);
   },

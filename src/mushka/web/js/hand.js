@@ -23,7 +23,8 @@ export const handMethods = {
     const facts = this.seatFacts(deal, this.seat);
     return h("section", { class: `me${active ? " to-act" : ""}`, "aria-label": t("your_hand"),
       dataset: { testid: "me", anim: `me-${this.seat}` } },
-      h("div", { class: "seat-line" }, h("strong", { text: seatLabel(this.table, this.seat, this.seat) }), ...facts),
+      h("div", { class: "seat-line" }, h("strong", { text: seatLabel(this.table, this.seat, this.seat) }), ...facts,
+        this.clock ? this.clock.bankElement(this.seat) : null),
       h("div", { class: "hand", role: "group", "aria-label": t("your_hand_n", { n: hand.length }),
         dataset: { testid: "hand" }, onkeydown: (e) => this.handKeys(e) }, cards),
       active ? this.actionBar(deal, model) : null,

@@ -11,7 +11,7 @@ import { BOT_CHOICES, botChoice, botLevel, botName, recordName } from "./seats.j
 import { savedName, saveName } from "./store.js";
 import { QuickMatch } from "./quickmatch.js";
 import { leaderboard } from "./stats.js";
-import { timerWords } from "./timer.js";
+import { bankWords, timerWords } from "./timer.js";
 import { ruleNote } from "./ruleword.js";
 import { lengthField } from "./presets.js";
 
@@ -40,6 +40,7 @@ export class LobbyPage {
     this.listError = null;
     this.timer = null;
     this.turnSeconds = null;
+    this.bankSeconds = 0;
     this.board = null;
     this.boardError = null;
     this.boardVariant = "classic";
@@ -148,6 +149,12 @@ export class LobbyPage {
       onchange: (e) => { this.turnSeconds = e.target.value === "" ? null : Number(e.target.value); } },
     h("option", { value: "", selected: this.turnSeconds === null, text: t("timer_default", { n: FRIENDS_TIMER }) }),
     choices.map((n) => h("option", { value: n, selected: n === this.turnSeconds, text: timerWords(n) })));
+    // P15: a bank for the whole game on top of the time per move (a chess clock's "15 s + 3 min").
+    const banks = (this.meta.limits && this.meta.limits.bank_choices) || [0];
+    const bankSelect = h("select", { id: "bank-seconds", dataset: { key: "bank-seconds" }, title: t("bank_title"),
+      onchange: (e) => { this.bankSeconds = Number(e.target.value); this.formError = null; } },
+    banks.map((n) => h("option", { value: n, selected: n === this.bankSeconds,
+      text: n ? t("bank_option", { bank: bankWords(n) }) : t("bank_none") })));
     const strongest = this.meta.default_bot;
     const nameInput = h("input", { id: "player-name", type: "text", maxlength: 32, autocomplete: "nickname",
       value: this.name, dataset: { key: "name" }, oninput: (e) => { this.name = e.target.value; } });
@@ -165,7 +172,8 @@ export class LobbyPage {
             this.formError = null;
             this.render();
           }),
-          h("label", { class: "field" }, t("turn_timer"), timerSelect)),
+          h("label", { class: "field" }, t("turn_timer"), timerSelect),
+          banks.length > 1 ? h("label", { class: "field" }, t("time_bank"), bankSelect) : null),
         h("p", { id: "level-blurb", class: "small", "aria-live": "polite", dataset: { testid: "level-blurb" },
           text: this.levelBlurb() }),
         strongest ? h("p", { class: "muted small", dataset: { testid: "default-level" },
@@ -261,6 +269,7 @@ export class LobbyPage {
       name: name || null, start: now, listed: this.listed,
     };
     if (this.turnSeconds !== null) request.turn_seconds = this.turnSeconds;
+    if (this.bankSeconds) request.bank_seconds = this.bankSeconds;
     if (this.takeback && !now) request.takeback = true;
     this.busy = true;
     this.formError = null;

@@ -61,7 +61,7 @@ export const socialMethods = {
     const seconds = this.table.turn_seconds || 0;
     return h("div", { class: "social-bar" },
       seconds ? h("span", { class: "badge", dataset: { testid: "timer-setting" }, title: t("timer_title"),
-        text: timerWords(seconds) }) : null,
+        text: timerWords(seconds, this.table.bank_seconds || 0) }) : null,
       this.takeBackBadge(),
       this.clock.element(this.table, this.seat),
       ...standInNotices(this.table, this.seat, () => this.lobbyCommand({ type: "back" })),
