@@ -32,7 +32,10 @@ attainable with that many steps per deal.
 
 Run with the bench extra installed (``pip install -e '.[bench]'``)::
 
-    python bench/openspiel_compare.py --seconds 3 --rounds 5 [--json]
+    python bench/openspiel_compare.py --seconds 3 --rounds 5 [--json] [--results FILE --label TEXT]
+
+``--results`` appends the run as one JSON line (with the date, the commit and ``--label``)
+to a file of results, ``bench/results-openspiel-compare-<date>.jsonl`` by convention.
 """
 
 from __future__ import annotations
@@ -270,6 +273,21 @@ def measure(kind: str, seconds: float, *, pure: bool = False, counts: str = "{}"
     return json.loads(out.stdout)
 
 
+def _commit() -> str:
+    """The commit of the tree measured ("+" when it has changes), or "" outside a checkout."""
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True, cwd=here).stdout.strip()
+        # Changes to the rules core only (what this bench measures).
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src/mushka/engine", "src/mushka/cards.py",
+                                "src/mushka/rules"], capture_output=True, text=True, check=True,
+                               cwd=here).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("+" if dirty else "")
+
+
 def load() -> float:
     with open("/proc/loadavg", encoding="ascii") as f:
         return float(f.read().split()[0])
@@ -280,6 +298,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (min and median reported)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--results", help="append the run as one JSON line to this file")
+    parser.add_argument("--label", default="", help="what the run measured (kept with --results)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--counts", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -330,6 +350,11 @@ def main() -> None:
         "seconds_each": args.seconds,
         "python": sys.version.split()[0],
     }
+    if args.results:
+        row = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": _commit(),
+               "label": args.label, **result}
+        with open(args.results, "a", encoding="utf-8") as out:
+            out.write(json.dumps(row) + "\n")
     if args.json:
         print(json.dumps(result))
         return
