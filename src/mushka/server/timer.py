@@ -21,8 +21,8 @@ version is the one the timer was set at, so a player's move that arrives
 with the deadline can never be doubled by the bot's (the same P9 check as
 for people).  The setting is stored with the table, and so is the moment of its
 last change: a table taken over by another process after its own died (or brought
-back after a restart) gives the person to act what was left of his time then,
-and every seat the bank it had left.
+back after a restart) gives the person to act what was left of his move's own time
+then, and every seat the bank it had left at the last stored change.
 """
 
 from __future__ import annotations
@@ -113,11 +113,9 @@ class TurnTimer:
         if seat is None:
             return True
         loop = asyncio.get_running_loop()
-        left = self.seconds - spent
-        if left < 0 and seat < len(self.banks):
-            # Taken over from storage after the move's own time was up: the bank paid the rest.
-            self.banks[seat] = max(0.0, self.banks[seat] + left)
-        left = max(0.0, left)
+        # Taken over from storage: the move's own time counts the time since the last stored
+        # change, but the bank does not (that time may be the servers' being away, not his).
+        left = max(0.0, self.seconds - spent)
         self._move_end = loop.time() + left
         total = left + self.bank_of(seat)
         self._deadline = loop.time() + total
