@@ -35,7 +35,15 @@ option with a default per variant.  An option is set
 * in Python as a keyword argument, as text or as a value:
   `make_rules("mistigri", 5, remiz=7, flush="none")`;
 * in a game record, where all options are stored explicitly as text
-  ([records.md](records.md)).
+  ([records.md](records.md)), except `session_games`, which came later and is
+  written only when it is not the default (so every earlier record and its hash
+  stay the same; a record without it is a session of 4 games).
+
+Kopilka's `session_games=2` is a short session: the deal still passes round
+from the first dealer (drawn by lot, C4), so the first dealer and the player
+after him deal once each, and K23 applies after game 2, the last: whoever went
+out first in it takes the whole pot (the lobby offers it as "Short session: 2
+games").
 
 An option that does not apply to a variant, an unknown option, a bad value or
 an impossible combination is refused with an `OptionsError` naming it

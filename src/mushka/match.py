@@ -5,8 +5,8 @@
   table (C4); the partie ends after the deal in which a record reaches zero,
   or at once when a special hand wins the мушка (C22, MI13).  The winner takes
   the records (C21); flush side payments (MI9) are money as well.
-* :class:`Session` (K3-K4, K23): four games of kopilka with the pot; the
-  player who went out first in game 4 takes what is left.
+* :class:`Session` (K3-K4, K23): four games of kopilka with the pot (or two, option
+  ``session_games``); the player who went out first in the last game takes what is left.
 
 Both are :class:`Game` objects with the same API as a deal (``legal_actions``,
 ``apply``, ``view`` …) that steps from one deal to the next by itself; the
@@ -214,7 +214,7 @@ class Game:
         """The rule by which the finished game ended (§4: a refusal names one)."""
         result = self._result
         if not self.rules.has_trumps:
-            return "K4"  # a session is four games
+            return "K4"  # a session is four games (or session_games)
         if result is not None and result.ended_by_mushka:
             return "MI13" if self.rules.is_mistigri else "C22"
         return "C20"  # a record reached zero
@@ -425,11 +425,16 @@ class Partie(Game):
 
 
 class Session(Game):
-    """A session of мушка-копилка: four games with the pot (K3-K4, K22-K24)."""
+    """A session of мушка-копилка: four games with the pot (K3-K4, K22-K24).
+
+    Option ``session_games`` = 2 makes it a short session of two games: the deal still
+    passes round from the first dealer (so the first two seats in turn deal) and K23
+    applies after the second game."""
 
     pot: int
     balances: list[int]
     games: int = 4
+    """Games in the session: K4's four, or ``rules.session_games``."""
 
     def __init__(
         self,
@@ -448,6 +453,7 @@ class Session(Game):
         The arguments are :class:`Game`'s."""
         if rules.has_trumps:
             raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
+        self.games = rules.session_games  # K4 (set before the first deal is planned)
         super().__init__(rules, rng=rng, first_dealer=first_dealer, decks=decks, picks=picks,
                          record_events=record_events, chance_steps=chance_steps, first_deal=first_deal,
                          _blank=_blank)
@@ -492,8 +498,8 @@ class Session(Game):
         self.pot = deal.pot
         self.balances = list(deal.balances)
         if len(self.finished) < self.games:
-            return (result.dealer + 1) % self.n  # K4: each player deals once
-        # K23: the player out first in game 4 takes the pot; a deadlock shares it.
+            return (result.dealer + 1) % self.n  # K4: the deal passes round, each deals at most once
+        # K23: the player out first in the last game takes the pot; a deadlock shares it.
         pay = [0] * self.n
         winner = result.out
         if winner is not None:

@@ -31,7 +31,7 @@ from mushka.rules.model import Rules
 DEFAULT_MAX_DEALS: Final = 30
 """Deals after which a partie is settled when the caller gives no limit (not a rule)."""
 SESSION_DEALS: Final = 4
-"""K4: four games in a kopilka session."""
+"""K4: four games in a kopilka session (the default of option ``session_games``)."""
 
 
 class StepGame:
@@ -51,7 +51,7 @@ class StepGame:
         if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
             raise MushkaError("bad_max_deals", rule="C20", value=max_deals)
         self.rules = rules
-        self.max_deals = max_deals if rules.has_trumps else SESSION_DEALS
+        self.max_deals = max_deals if rules.has_trumps else rules.session_games
         self._record = record_events
         self._game = None
         self._step = None
@@ -285,13 +285,13 @@ def game_utility_bounds(rules: Rules, max_deals: int) -> tuple[float, float]:
         worst = record * rules.stake + max_deals * rules.flush_payment
     else:
         low, _ = deal_utility_bounds(rules)
-        worst = rules.ante + SESSION_DEALS * int(-low)
+        worst = rules.ante + rules.session_games * int(-low)
     return float(-worst), float((n - 1) * worst)
 
 
 def max_game_length(rules: Rules, max_deals: int) -> int:
-    """Decisions in a game at most: ``max_deals`` deals (four in kopilka, K4)."""
-    deals = max_deals if rules.has_trumps else SESSION_DEALS
+    """Decisions in a game at most: ``max_deals`` deals (kopilka: its session's games, K4)."""
+    deals = max_deals if rules.has_trumps else rules.session_games
     return deals * max_deal_length(rules)
 
 

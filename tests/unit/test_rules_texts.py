@@ -182,6 +182,7 @@ ALTERNATIVES = {
     "suit_values": "H4,D3,C2,S1",
     "renege": "forbid",
     "redistribution": "old",
+    "session_games": "2",
 }
 BY_VARIANT = {
     ("classic", "rank_order"): "mistigri",

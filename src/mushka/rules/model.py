@@ -69,6 +69,7 @@ class Rules:
     suit_values: tuple[int, ...]
     renege: str
     redistribution: str
+    session_games: int
     # Derived tables, computed once in __post_init__ (not part of equality).
     deck_size: int = field(init=False, compare=False, repr=False)
     deck_bits: int = field(init=False, compare=False, repr=False)
@@ -200,11 +201,12 @@ class Rules:
         return {o.name: getattr(self, o.name) for o in options_for(self.variant)}
 
     def options_text(self, *, changed_only: bool = False) -> dict[str, str]:
-        """Options as ``name -> text``; records store all of them explicitly."""
+        """Options as ``name -> text``; records store all of them explicitly, except an
+        option added later (``stored_when_changed``), written only when it is not the default."""
         out = {}
         for o in options_for(self.variant):
             value = getattr(self, o.name)
-            if changed_only and value == o.default(self.variant):
+            if (changed_only or o.stored_when_changed) and value == o.default(self.variant):
                 continue
             out[o.name] = format_value(o.name, value)
         return out

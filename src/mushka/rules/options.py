@@ -41,6 +41,10 @@ class OptionSpec:
     format: Callable[[OptionValue], str]
     check: Callable[[OptionValue], LocalText | None]
     values: tuple[str, ...] = ()
+    stored_when_changed: bool = False
+    """Written into a record's options only when it differs from the default: an option
+    added after records were first kept, so that every earlier record (and its hash) reads
+    and writes byte for byte as before."""
 
     def default(self, variant: str) -> OptionValue:
         """The default value in ``variant``."""
@@ -265,6 +269,15 @@ _parse_redis, _check_redis = _choice(("modern", "old"))
 _parse_priv_remiz, _format_priv_remiz, _check_priv_remiz = _or_word("remiz", 0, 1000)
 _parse_game_pay, _format_game_pay, _check_game_pay = _or_word("ante", 0, 100000)
 
+SESSION_GAMES: Final = (4, 2)
+"""The lengths a kopilka session may have: the rules' four games (K4) or a short session of two."""
+
+
+def _check_session_games(value: OptionValue) -> LocalText | None:
+    if isinstance(value, bool) or value not in SESSION_GAMES:
+        return LocalText("opt.session_games")
+    return None
+
 
 def _all(value: OptionValue) -> dict[str, OptionValue]:
     return {v: value for v in VARIANT_NAMES}
@@ -403,6 +416,14 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                  ("modern", "old"),
                  "how three or more cards of a suit are shared out after the deal",
                  "как раздаются три и более карты одной масти после сдачи"),
+    OptionSpec(
+        "session_games", ("K4", "K23"), (KOPILKA,), {KOPILKA: 4},
+        "games in a session: 4 (each player deals once) or a short session of 2 (the first two "
+        "dealers in turn); the pot goes to whoever went out first in the last game",
+        "сколько игр в сессии: 4 (каждый сдаёт по разу) или короткая сессия из 2 (сдают первые "
+        "два по кругу); кассу берёт снёсший карты первым в последней игре",
+        _parse_int, _format_plain, _check_session_games, ("4", "2"), stored_when_changed=True,
+    ),
 )
 """Every named option, in the order they are documented."""
 
@@ -571,6 +592,10 @@ add_texts({
     "opt.deck_size": (
         "{deck} cards: decks have 32, 36 or 52 cards (N3)",
         "{deck} карт: в колоде бывает 32, 36 или 52 карты (N3)",
+    ),
+    "opt.session_games": (
+        "a kopilka session is 4 games (K4) or a short one of 2",
+        "сессия копилки — 4 игры (K4) или короткая из 2",
     ),
     "opt.type": (
         "unsupported type {type}",

@@ -378,9 +378,7 @@ _TEXTS: Final[tuple[RuleText, ...]] = (
        "Посредине стола ставится касса, или копилка. Перед началом игры каждый вносит в неё "
        "взнос — {ante}.",
        "ante"),
-    _r("K4", "setup", "SEED",
-       "A session is four games (deals); each player deals once.",
-       "Копилка разыгрывается в четыре игры (сдачи); каждый сдаёт по одному разу."),
+    _r("K4", "setup", "SEED", "{k4_body}", "{k4_body}", "session_games"),
     _r("K5", "setup", "SEED",
        "Each player gets 5 cards; the other 12 are laid on the table as the talon (прикуп). There "
        "are no trumps and no turned-up card.",
@@ -496,13 +494,7 @@ _TEXTS: Final[tuple[RuleText, ...]] = (
        "снёсшего свои карты раньше других, вносит в кассу {game_payment} (после тупика, K19, платят "
        "все четверо).",
        "remiz", "game_payment", "ante"),
-    _r("K23", "money", "SEED DEC",
-       "After game 4 the player who went out first in it takes the whole pot. If game 4 ended in "
-       "deadlock, the pot is shared equally, and what cannot be divided goes one unit each from the "
-       "eldest.",
-       "После четвёртой игры кассовым остатком пользуется тот, кто первым сдал свои карты в ней. "
-       "Если четвёртая игра кончилась тупиком, касса делится поровну, а неделимый остаток "
-       "раздаётся по единице, начиная с первой руки."),
+    _r("K23", "money", "SEED DEC", "{k23_body}", "{k23_body}", "session_games"),
     _r("K24", "money", "DEC",
        "Money is conserved: at every moment the players' balances and the pot add up to zero "
        "(balances start at 0, and paying into the pot lowers them). After a session the pot is "
@@ -1061,8 +1053,32 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
 
 
 def _kopilka(rules: Rules, lang: str) -> dict[str, str]:
-    """Fragments of K7, K8, K12, K20 and K21."""
+    """Fragments of K4, K7, K8, K12, K20, K21 and K23."""
     out: dict[str, str] = {}
+    if rules.session_games == 4:
+        out["k4_body"] = _pick(
+            lang, "A session is four games (deals); each player deals once.",
+            "Копилка разыгрывается в четыре игры (сдачи); каждый сдаёт по одному разу.")
+        out["k23_body"] = _pick(
+            lang, "After game 4 the player who went out first in it takes the whole pot. If game 4 ended in "
+            "deadlock, the pot is shared equally, and what cannot be divided goes one unit each from the "
+            "eldest.",
+            "После четвёртой игры кассовым остатком пользуется тот, кто первым сдал свои карты в ней. "
+            "Если четвёртая игра кончилась тупиком, касса делится поровну, а неделимый остаток "
+            "раздаётся по единице, начиная с первой руки.")
+    else:
+        out["k4_body"] = _pick(
+            lang, "A short session of two games (deals), option session_games=2: the deal passes round "
+            "from the first dealer, so he and the player after him deal once each.",
+            "Короткая сессия из двух игр (сдач), настройка session_games=2: сдача идёт по кругу от "
+            "первого сдающего, так что сдают по разу он и следующий за ним.")
+        out["k23_body"] = _pick(
+            lang, "After game 2, the last of the short session, the player who went out first in it takes "
+            "the whole pot. If game 2 ended in deadlock, the pot is shared equally, and what cannot be "
+            "divided goes one unit each from the eldest.",
+            "После второй, последней игры короткой сессии кассовым остатком пользуется тот, кто первым "
+            "сдал свои карты в ней. Если вторая игра кончилась тупиком, касса делится поровну, а "
+            "неделимый остаток раздаётся по единице, начиная с первой руки.")
     values = rules.suit_values
     for index, letter in enumerate("scdh"):
         out[f"value_{letter}"] = str(values[index])

@@ -104,7 +104,7 @@ def deal_summary(view: GameView, number: int, names: Sequence[str], human: int, 
     if rules.has_trumps:
         title = tr("tui.deal_over", lang, number=number, dealer=dealer)
     else:
-        title = tr("tui.game_over_no", lang, number=number, games=view.games or 4, dealer=dealer)
+        title = tr("tui.game_over_no", lang, number=number, games=view.games or rules.session_games, dealer=dealer)
     out = Text(title + "\n\n", style="bold")
     last = tr("tui.col_record", lang) if rules.has_trumps else tr("tui.col_balance", lang)
     out.append(_pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_tricks", lang), 7)

@@ -96,9 +96,9 @@ add_texts({
         "от записей (MI9-MI12); четыре карты одной масти и король треф выигрывают мушку (MI13).",
     ),
     "tui.rules.kopilka.1": (
-        "4 players, 32 cards, 5 each, no trumps; each pays {ante} into the pot; a session is four games "
+        "4 players, 32 cards, 5 each, no trumps; each pays {ante} into the pot; a session is {games} games "
         "(K1-K5). A♠ is the mushka and beats any trick (K9).",
-        "4 игрока, 32 карты, по 5 каждому, без козырей; каждый вносит в кассу {ante}; игра из четырёх "
+        "4 игрока, 32 карты, по 5 каждому, без козырей; каждый вносит в кассу {ante}; игра из {games} "
         "сдач (K1-K5). Туз пик — мушка, он бьёт любую взятку (K9).",
     ),
     "tui.rules.kopilka.2": (
@@ -121,11 +121,11 @@ add_texts({
     ),
     "tui.rules.kopilka.5": (
         "The game ends when somebody has no cards (K18). Tricks are paid from the pot ({values}, double when "
-        "the A♠ takes); no trick costs {remiz}; all but the one who went out pay {game_payment}; after game 4 "
-        "the one who went out takes the pot (K20-K23).",
+        "the A♠ takes); no trick costs {remiz}; all but the one who went out pay {game_payment}; after game {games} "
+        "(the last) the one who went out first in it takes the pot (K20-K23).",
         "Игра кончается, когда у кого-то не осталось карт (K18). Взятки оплачиваются из кассы ({values}, "
         "вдвойне, если взял туз пик); без взяток — ремиз {remiz}; все, кроме снёсшего карты, платят "
-        "{game_payment}; после четвёртой игры снёсший первым берёт кассу (K20-K23).",
+        "{game_payment}; после последней, {games}-й игры снёсший в ней карты первым берёт кассу (K20-K23).",
     ),
 })
 
@@ -137,7 +137,8 @@ def _params(rules: Rules) -> dict[str, object]:
         "initial_record": rules.initial_record, "trick_value": rules.trick_value, "remiz": rules.remiz,
         "stake": rules.stake, "flush": rules.flush, "privileged_remiz": rules.effective_privileged_remiz,
         "privileged_bonus": rules.privileged_bonus, "flush_payment": rules.flush_payment,
-        "ante": rules.ante, "redistribution": rules.redistribution, "renege": rules.renege,
+        "ante": rules.ante, "games": rules.session_games, "redistribution": rules.redistribution,
+        "renege": rules.renege,
         "game_payment": rules.effective_game_payment, "values": values,
     }
 
