@@ -1,7 +1,8 @@
 """How long a game of each lobby preset lasts, from bot self-play: the lobby's "≈ 12 min".
 
 The lobby offers short games (classic and mistigri with a record of 10, 15 or 20 instead
-of 30; kopilka's session as it is) and says about how long each takes.  The length of a
+of 30; kopilka's session as it is, 4 games, or a short one of 2, option session_games) and
+says about how long each takes.  The length of a
 game in deals and decisions is measured here by bot self-play; the time a person takes is
 a model on top of it (below), since no bot thinks like a person.
 
@@ -29,6 +30,8 @@ error, to ``src/mushka/server/durations.json``, which the server ships to the lo
 
     python bench/lobby_durations.py              # the whole sample (some minutes)
     python bench/lobby_durations.py --quick      # 5 games a table, quick levels only (a check)
+    python bench/lobby_durations.py --only kopilka:2   # measure one preset (the same sample),
+                                                       # merged into the data file's other figures
 """
 
 from __future__ import annotations
@@ -50,9 +53,10 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "mushka" / "server" / "durat
 PRESETS: dict[str, list[dict[str, int]]] = {
     "classic": [{"initial_record": r} for r in (10, 15, 20, 30)],
     "mistigri": [{"initial_record": r} for r in (10, 15, 20, 30)],
-    "kopilka": [{}],
+    "kopilka": [{}, {"session_games": 2}],
 }
-"""The lobby's presets: the record a partie starts from (C16), kopilka's session as it is (K4)."""
+"""The lobby's presets: the record a partie starts from (C16); kopilka's session as it is (K4)
+or a short one of two games (option session_games, K23 after the second)."""
 
 QUICK_LEVELS = ("beginner", "casual", "club")
 SEARCH_LEVELS = ("strong", "expert")
@@ -138,8 +142,13 @@ class Cell:
 
 
 def preset_key(variant: str, options: dict[str, int]) -> str:
-    """``classic:10`` for a record of 10, ``kopilka`` for the session as it is."""
-    return f"{variant}:{options['initial_record']}" if "initial_record" in options else variant
+    """``classic:10`` for a record of 10, ``kopilka`` for the session as it is, ``kopilka:2``
+    for a session of two games."""
+    if "initial_record" in options:
+        return f"{variant}:{options['initial_record']}"
+    if "session_games" in options:
+        return f"{variant}:{options['session_games']}"
+    return variant
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -148,7 +157,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="5 games a table, quick levels only (a check); written only with --out")
     parser.add_argument("--out", type=Path, help=f"where to write the data (default: {OUT.name} beside the server)")
+    parser.add_argument("--only", metavar="PRESET",
+                        help="measure only this preset (e.g. kopilka:2) and keep the data file's other figures")
     args = parser.parse_args(argv)
+    known = {preset_key(v, o) for v, presets in PRESETS.items() for o in presets}
+    if args.only is not None and args.only not in known:
+        parser.error(f"--only {args.only}: the presets are {', '.join(sorted(known))}")
     fast_games = 5 if args.quick else FAST_GAMES
     levels = QUICK_LEVELS if args.quick else QUICK_LEVELS + SEARCH_LEVELS
     cells: dict[str, dict[str, dict[str, float]]] = {}
@@ -157,6 +171,8 @@ def main(argv: list[str] | None = None) -> None:
         sizes = (4,) if variant == "kopilka" else (3, 4, 5, 6, 7)
         for players in sizes:
             for options in presets:
+                if args.only is not None and preset_key(variant, options) != args.only:
+                    continue
                 key = f"{preset_key(variant, options)}/{players}"
                 for level in levels:
                     search = level in SEARCH_LEVELS
@@ -177,11 +193,17 @@ def main(argv: list[str] | None = None) -> None:
         "tables": cells,
     }
     out = args.out or (None if args.quick else OUT)
+    if args.only is not None and out is not None and out.exists():
+        # One preset measured anew: the other figures stay as the last whole run wrote them.
+        old = json.loads(out.read_text(encoding="utf-8"))
+        old["tables"].update(cells)
+        old.setdefault("seconds_run_by_preset", {})[args.only] = data["seconds_run"]
+        data = old
     if out is None:
         print(json.dumps(data, indent=1)[:2000])
         return
     out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {out} in {data['seconds_run']} s")
+    print(f"wrote {out} in {round(time.perf_counter() - started)} s")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ def lengths(page: Page) -> dict[str, str]:
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_short_games_with_their_minutes(open_page: Any, live_server: Any, page_errors: list[str],
+def test_short_games_with_their_minutes(open_page: Any, live_server: Any, page_errors: list[str], shot: Any,
                                         lang: str, size: str) -> None:
     page: Page = open_page(f"{live_server.url}?lang={lang}", viewport=VIEWPORTS[size])
     page.locator("[data-key=variant-classic]").check()
@@ -63,10 +63,35 @@ def test_short_games_with_their_minutes(open_page: Any, live_server: Any, page_e
     lobby.locator("[data-key=variant-kopilka]").check()
     lobby.select_option("#bot", "expert")
     session = lengths(lobby)
-    assert list(session) == ["full"]
+    assert list(session) == ["full", "session2"]
     assert MINUTES[lang].search(session["full"]), session
     assert ("4" in session["full"]) and (("games" in session["full"]) == (lang == "en"))
+    # The short session of two games (option session_games, K4/K23), with its own minutes.
+    assert "2" in session["session2"] and (("games" in session["session2"]) == (lang == "en"))
+    full_minutes = int(MINUTES[lang].search(session["full"]).group(1))  # type: ignore[union-attr]
+    short_minutes = int(MINUTES[lang].search(session["session2"]).group(1))  # type: ignore[union-attr]
+    assert 0 < short_minutes < full_minutes, session
     # A bot nobody measured (the random one) gets no estimate rather than a guess.
     lobby.select_option("#bot", "random")
     assert not MINUTES[lang].search(lengths(lobby)["full"])
+    assert not MINUTES[lang].search(lengths(lobby)["session2"])
+    lobby.select_option("#bot", "club")
+    lobby.select_option("[data-testid=length]", "session2")
+    assert lobby.locator("[data-option=session_games]").input_value() == "2"
+    assert lobby.evaluate("() => document.documentElement.scrollWidth") <= VIEWPORTS[size]["width"]
+    shot(lobby, "kopilka-session2")
+    # The house rules' own choice of the session back to 4 games is the full session again.
+    lobby.select_option("[data-option=session_games]", "4")
+    assert lobby.locator("[data-testid=length]").input_value() == "full"
+    lobby.select_option("[data-testid=length]", "session2")
+    lobby.fill("#player-name", "Anna" if lang == "en" else "Аня")
+    lobby.locator("[data-key=play-now]").click()
+    lobby.wait_for_url(re.compile(r"table="))
+    table_id = re.search(r"table=([^&]+)", lobby.url).group(1)  # type: ignore[union-attr]
+    info = live_server.api("GET", f"api/tables/{table_id}")
+    assert str(info["options"].get("session_games")) == "2", info["options"]
+    # The table's header counts the games of this session: game 1 of 2.
+    expect(lobby.locator("[data-testid=deal-number]")).to_have_text(
+        "game 1 of 2" if lang == "en" else "игра 1 из 2")
+    shot(lobby, "kopilka-session2-table")
     assert not page_errors

@@ -23,6 +23,8 @@ def test_every_preset_is_a_valid_table_at_every_size() -> None:
                 rules = rules_from_text(variant, players, options)
                 if "initial_record" in options:
                     assert rules.initial_record == int(options["initial_record"])  # C16
+                if "session_games" in options:
+                    assert rules.session_games == int(options["session_games"])  # K4
 
 
 def test_the_data_file_covers_every_offered_table_preset_and_level() -> None:
@@ -44,6 +46,20 @@ def test_a_shorter_record_is_a_shorter_game(variant: str) -> None:
             quick = minutes(variant, {"initial_record": "10"}, players, level)
             full = minutes(variant, {}, players, level)
             assert quick is not None and full is not None and quick < full, (players, level, quick, full)
+
+
+def test_a_short_kopilka_session_is_two_games_and_a_shorter_one() -> None:
+    """Measured, not assumed: two games (session_games=2) take less time than four, at every level."""
+    assert ("session2", {"session_games": "2"}) in PRESETS["kopilka"]
+    tables = durations._tables()
+    for level in LEVEL_IDS:
+        short = minutes("kopilka", {"session_games": "2"}, 4, level)
+        full = minutes("kopilka", {}, 4, level)
+        assert short is not None and full is not None and short < full, (level, short, full)
+        assert tables["kopilka:2/4"][level]["deals"] == 2.0  # the sample played whole short sessions
+    lobby = presets("kopilka", [4], ["club", "random"])
+    assert [p.id for p in lobby] == ["full", "session2"]
+    assert lobby[1].options == {"session_games": "2"} and set(lobby[1].minutes) == {"club"}
 
 
 def test_a_level_measured_at_four_only_is_scaled_by_the_club_level() -> None:

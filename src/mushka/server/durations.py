@@ -3,7 +3,8 @@
 A partie of classic or mistigri is played from a record of 30 down to 0 (C16); the lobby
 offers shorter ones from 20, 15 or 10, and says for each, at the chosen table size and
 level, about how many minutes a person should expect.  Kopilka's session (K4) is offered
-as it is, with its own estimate.
+as it is or as a short session of two games (option ``session_games``, K23 after the
+second), each with its own estimate.
 
 The minutes come from ``durations.json`` beside this module, written by
 ``bench/lobby_durations.py``: bot self-play measured the deals and moves of each preset,
@@ -31,9 +32,10 @@ PRESETS: Final[dict[str, tuple[tuple[str, dict[str, str]], ...]]] = {
                 ("record10", {"initial_record": "10"})),
     "mistigri": (("full", {}), ("record20", {"initial_record": "20"}), ("record15", {"initial_record": "15"}),
                  ("record10", {"initial_record": "10"})),
-    "kopilka": (("full", {}),),
+    "kopilka": (("full", {}), ("session2", {"session_games": "2"})),
 }
-"""Each variant's presets, the full game first: an id and the options it sets (C16's record)."""
+"""Each variant's presets, the full game first: an id and the options it sets (C16's record,
+kopilka's session_games)."""
 
 FULL_RECORD: Final = "30"
 """The record of a full partie (the option's default, C16): the data file's key for "full"."""
@@ -54,9 +56,10 @@ def _tables() -> dict[str, dict[str, dict[str, Any]]]:
 
 
 def _key(variant: str, options: dict[str, str]) -> str:
-    """The data file's name of a preset: ``classic:20``, ``kopilka``."""
+    """The data file's name of a preset: ``classic:20``, ``kopilka``, ``kopilka:2``."""
     if variant == "kopilka":
-        return variant
+        games = options.get("session_games")
+        return variant if games in (None, "4") else f"{variant}:{games}"
     return f"{variant}:{options.get('initial_record', FULL_RECORD)}"
 
 

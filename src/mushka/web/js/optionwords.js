@@ -2,7 +2,7 @@
 // player says it.  The code names (`lone_player = takes_all_tricks`) stay one
 // hover away, for players who type them in `mushka play -o`.
 
-import { lang } from "./i18n.js";
+import { lang, plural } from "./i18n.js";
 
 const TITLES = {
   deck_by_players: ["Deck size by players", "Колода по числу игроков"],
@@ -34,6 +34,7 @@ const TITLES = {
   suit_values: ["Value of the suits", "Цена мастей"],
   renege: ["Passing while holding the suit", "Пас при наличии масти"],
   redistribution: ["Sharing out three of a suit", "Раздача трёх одномастных"],
+  session_games: ["Games in the session", "Игр в сессии"],
 };
 
 const VALUES = {
@@ -91,6 +92,9 @@ export function optionValue(value, name = "") {
     const [first, ...rest] = pairs;
     const head = lang() === "ru" ? `${first[0]} игрока: ${first[1]} карты` : `${first[0]} players: ${first[1]} cards`;
     return [head, ...rest.map(([n, k]) => `${n}: ${k}`)].join(" · ");
+  }
+  if (name === "session_games" && /^\d+$/.test(text)) {
+    return lang() === "ru" ? `${text} ${plural(Number(text), "игра", "игры", "игр")}` : `${text} games`;
   }
   if (name === "suit_values" && /^([SCDH]\d+,?)+$/i.test(text.replace(/\s+/g, ","))) {
     return text.split(/[,\s]+/).filter(Boolean).map((p) => `${SUIT_SIGNS[p[0].toUpperCase()]} ${p.slice(1)}`).join(" · ");

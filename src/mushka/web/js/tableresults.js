@@ -34,7 +34,10 @@ export const resultMethods = {
         h("td", { class: "why" }, ...this.reasons(e.parts)));
     });
     const trick = this.dealNotice.trick;
-    const title = variant === "kopilka" ? t("game_over_n", { n: this.dealNotice.number }) : t("deal_over_n", { n: this.dealNotice.number });
+    // Kopilka counts its games out of the session's length (K4, option session_games).
+    const games = this.view && this.view.games;
+    const title = variant !== "kopilka" ? t("deal_over_n", { n: this.dealNotice.number })
+      : games ? t("game_over_n_of", { n: this.dealNotice.number, of: games }) : t("game_over_n", { n: this.dealNotice.number });
     return h("div", { class: "panel notice", dataset: { testid: "deal-notice" }, role: "status" },
       h("div", { class: "notice-head" }, h("strong", { text: title }),
         h("button", { type: "button", class: "btn small", dataset: { key: "dismiss-notice" }, text: t("dismiss"),
