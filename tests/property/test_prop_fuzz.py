@@ -288,4 +288,9 @@ def test_records_round_trip_through_text(table, seed):
     assert Record.loads(record.dumps(indent=None)) == Record.loads(text)
     assert record.rules() == rules
     for spec in options_for(rules.variant):
+        if spec.stored_when_changed and rules.is_default(spec.name):
+            # Added later (kopilka's session_games): at its default it is not written, and a
+            # record without it reads as the default.
+            assert spec.name not in record.options
+            continue
         assert parse_value(spec.name, rules.variant, record.options[spec.name]) == getattr(rules, spec.name)
