@@ -323,19 +323,23 @@ def markdown(rows: list[dict[str, object]]) -> list[str]:
 
     level = {(r["variant"], r["players"], r["level"]): r for r in rows if r["kind"] == "level"}
     pair = {(r["variant"], r["players"], r["upper"]): r for r in rows if r["kind"] == "pair"}
-    out = ["| table | beginner | casual | strong | expert | casual − beginner | expert − strong | seeds |",
-           "|---|---:|---:|---:|---:|---:|---:|---|"]
+    out = ["| table | beginner | casual | strong | expert | casual − beginner | strong − club, pooled | "
+           "expert − strong, paired | seeds: novices / searches (pooled) |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for variant, players in sorted(TABLES, key=lambda t: (["classic", "mistigri", "kopilka"].index(t[0]), t[1])):
         nov = level.get((variant, players, "beginner"))
         srch = level.get((variant, players, "strong"))
+        mid = pair.get((variant, players, "strong"))
         top = pair.get((variant, players, "expert"))
         seeds = f"{nov['seeds'] if nov else 0} / {srch['seeds'] if srch else 0}"
-        if top and top["pooled_earlier"]:
-            seeds += f" (expert − strong: {top['seeds']}, {top['pooled_earlier']} earlier)"
+        extra = [f"{name} {r['seeds']}" for name, r in (("strong − club", mid), ("expert − strong", top))
+                 if r and r["pooled_earlier"]]
+        if extra:
+            seeds += " (" + ", ".join(extra) + ")"
         out.append(f"| {variant} {players} | " + " | ".join([
             cell(level.get((variant, players, "beginner"))), cell(level.get((variant, players, "casual"))),
             cell(srch), cell(level.get((variant, players, "expert"))),
-            cell(pair.get((variant, players, "casual"))), cell(top)]) + f" | {seeds} |")
+            cell(pair.get((variant, players, "casual"))), cell(mid), cell(top)]) + f" | {seeds} |")
     return out
 
 

@@ -170,12 +170,27 @@ LEVELS: tuple[Level, ...] = (
     Level("beginner", "novice:mistakes=0.05,slips=0.4,memory=0.3,eager=0.5", -26.2),
     Level("casual", "novice:mistakes=0.02,slips=0.15,memory=0.6,eager=0.2", -14.2),
     Level("club", "heuristic", 0.0),
-    Level("strong", "search:iterations=600,seconds=0.3", 9.3),
+    # Where a level plays another spec: by the rule of the measurement of the order at every table
+    # (docs/bots.md, "The levels' order at every table"; bench/results-levels-2026-12-07.jsonl): a level
+    # whose mean over the level below, paired, is below zero at a table plays the spec below it there.
+    Level("strong", "search:iterations=600,seconds=0.3", 9.3, tables=(
+        ("classic", 7, "heuristic"),  # − club −0.3 [−5.2, +4.5] over 50 seeds
+    )),
     # 2000 playouts a declaration (declare=4), 500 a trick decision in worlds weighed by what
     # the others' declarations and plays say (believe=2, seat by seat): runs 29 and 33 of
     # docs/bots-runs.md, +2.5 [+0.8, +4.3] a game over 2000 playouts everywhere.
     Level("expert", "search:iterations=500,seconds=0.3,declare=4,believe=2,belief=1,seatwise=1,believe_phases=2",
-          14.2),
+          14.2, tables=(
+              # − strong −4.0 [−10.3, +2.3] on 60 fresh seeds; it reads nothing of the others in
+              # kopilka, so there it is strong's search with less budget in the tricks
+              ("kopilka", 4, "search:iterations=600,seconds=0.3"),
+              # − strong below zero on the few seeds measured (3 each): −0.5, −11.0, −28.3, −30.3
+              ("classic", 3, "search:iterations=600,seconds=0.3"),
+              ("classic", 5, "search:iterations=600,seconds=0.3"),
+              ("mistigri", 5, "search:iterations=600,seconds=0.3"),
+              ("mistigri", 6, "search:iterations=600,seconds=0.3"),
+              ("classic", 7, "heuristic"),  # − club −14.8 on 2 seeds, and strong plays the club level there
+          )),
 )
 """Every level, weakest first (the order is part of the contract)."""
 
