@@ -50,7 +50,6 @@ def test_p15_the_form_offers_a_bank_and_every_seat_shows_its_bank(open_page, clo
     expect(bank.locator("option[value='180']")).to_have_text(words["bank_option"])
     page.locator("#turn-seconds").select_option("15")
     bank.select_option("180")
-    bank.scroll_into_view_if_needed()
     shot(page, "form")
     page.locator("[data-key=play-now]").click()
     page.wait_for_url(re.compile(r"table="))
@@ -67,6 +66,13 @@ def test_p15_the_form_offers_a_bank_and_every_seat_shows_its_bank(open_page, clo
     assert info["turn_seconds"] == 15 and info["bank_seconds"] == 180
     path = shot(page, "banks")
     assert path.stat().st_size > 10_000
+    # A table for friends shows its time control in the waiting room already.
+    made = clock_server.api("POST", "api/tables", {
+        "variant": "classic", "players": 3, "name": "Anna", "seats": ["me", "open", "bot"], "listed": False,
+        "turn_seconds": 15, "bank_seconds": 180})
+    url = clock_server.url + made["tokens"][0]["url"].lstrip("/").replace("?table=", f"?lang={lang}&table=")
+    page.goto(url)
+    expect(page.locator("[data-testid=timer-setting]")).to_have_text(words["setting"])
     assert not page_errors
 
 

@@ -58,14 +58,20 @@ export const socialMethods = {
   /** The bar under the felt: the countdown, bots playing for people, the suggested move. */
   socialBar(myTurn) {
     this.socialInit();
-    const seconds = this.table.turn_seconds || 0;
     return h("div", { class: "social-bar" },
-      seconds ? h("span", { class: "badge", dataset: { testid: "timer-setting" }, title: t("timer_title"),
-        text: timerWords(seconds, this.table.bank_seconds || 0) }) : null,
+      this.timerBadge(),
       this.takeBackBadge(),
       this.clock.element(this.table, this.seat),
       ...standInNotices(this.table, this.seat, () => this.lobbyCommand({ type: "back" })),
       hintBox(this, myTurn));
+  },
+
+  /** The table's time control for everybody to see ("15 s + 3 min"; P15), or null without a timer. */
+  timerBadge() {
+    const seconds = this.table.turn_seconds || 0;
+    const bank = this.table.bank_seconds || 0;
+    return seconds ? h("span", { class: "badge", dataset: { testid: "timer-setting" },
+      title: bank ? t("bank_title") : t("timer_title"), text: timerWords(seconds, bank) }) : null;
   },
 
   /** The chat box (the same element every time). */

@@ -35,6 +35,7 @@ export const waitingMethods = {
     return h("div", { class: "panel" },
       h("h3", { text: t("waiting_room") }),
       h("p", { text: this.host ? t("waiting_host_hint") : (this.seat === null ? t("waiting_guest_hint") : t("waiting_player_hint")) }),
+      this.timerBadge(),
       this.takeBackBadge(),
       h("div", { class: "invite" }, h("span", { text: t("invite_link") }), inviteInput,
         h("button", { type: "button", class: "btn small", text: t("copy"), onclick: copy })),
