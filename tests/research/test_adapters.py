@@ -60,13 +60,9 @@ def test_c21_openspiel_game_level_is_zero_sum():
 
 
 def test_openspiel_every_option_is_a_parameter():
-    # Except an option added after the games were registered and written into records only
-    # when changed (kopilka's session_games): the published parameter lists stay as they were.
     for variant in mos.VARIANTS:
         spec = pyspiel.load_game(mos.short_name(variant)).get_type().parameter_specification
-        options = {o.name for o in options_for(variant) if not o.stored_when_changed}
-        assert options | {"players", "dealer", "level", "max_deals"} == set(spec)
-    assert [o.name for o in options_for("kopilka") if o.stored_when_changed] == ["session_games"]
+        assert {o.name for o in options_for(variant)} | {"players", "dealer", "level", "max_deals"} == set(spec)
 
 
 def test_openspiel_bad_option_is_refused_by_the_rules():

@@ -81,10 +81,6 @@ def _defaults(variant: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": info.default_players, "dealer": 0, "level": "deal",
                             "max_deals": DEFAULT_MAX_DEALS}
     for option in options_for(variant):
-        # An option added later (kopilka's session_games) is not a parameter: the registered
-        # games, their parameter lists and playthroughs stay as they were published.
-        if option.stored_when_changed:
-            continue
         spec[option.name] = _param_default(variant, option)
     return spec
 
