@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
 from mushka.server import presence
-from mushka.server.accounts import Account, current_account
+from mushka.server.accounts import Account
 from mushka.server.chat import spectator_chat_name
 from mushka.server.guards import client_address
 from mushka.server.hint import send_hint
@@ -280,11 +280,11 @@ class Connection:
             raise ProtocolError("protocol", rule="P3", fatal=True, close_code=4400,
                                 server=PROTOCOL_VERSION, client=message.protocol)
         self.chat_name = spectator_chat_name(message.name) if message.token is None else None
-        # Whose lines this connection hides is known before the table sends it the recent chat.
+        # Whose lines this connection hides is known before the table sends it the recent chat;
+        # the same lookup says whose account a seat's token is presented by (P18).
         await presence.arrived(self.lobby, self, self.websocket)
-        if message.token is not None:
-            found = await current_account(self.websocket)
-            self.account_id = None if found is None else found.id
+        if message.token is not None and self.account is not None:
+            self.account_id = self.account.id
         for _ in range(3):
             try:
                 await self._table().attach(self, message.token, message.id, message.since)
