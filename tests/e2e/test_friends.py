@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from liveserver import LiveServer
 from playwright.sync_api import expect
 
-from conftest import LiveServer
 from mushka.server.socialdb import SocialBook
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]

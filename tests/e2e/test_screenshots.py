@@ -48,7 +48,8 @@ def player_page(open_page, live_server, variant, seats, options=None, players=No
 def shipped_server(tmp_path_factory):
     """A live server that proposes the level the server proposes as shipped (the tests' one proposes
     the random bot, which the lobby's note would then call the strongest)."""
-    from conftest import LiveServer
+    from liveserver import LiveServer
+
     from mushka.server import ServerConfig
 
     server = LiveServer(tmp_path_factory.mktemp("shots") / "shots.db", default_bot=ServerConfig().default_bot)

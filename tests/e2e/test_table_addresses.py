@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 from e2ekit import NO_SPECIAL_HANDS
+from liveserver import LiveServer
 from playwright.sync_api import expect
 
-from conftest import LiveServer
 from mushka.server.app import lobby_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]

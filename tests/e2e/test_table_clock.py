@@ -10,9 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 from e2ekit import NO_SPECIAL_HANDS, act_once
+from liveserver import LiveServer
 from playwright.sync_api import expect
-
-from conftest import LiveServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 from e2ekit import NO_SPECIAL_HANDS
+from liveserver import LiveServer
 from playwright.sync_api import expect
-
-from conftest import LiveServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 

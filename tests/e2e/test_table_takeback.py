@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 from e2ekit import NO_SPECIAL_HANDS, act_once, felt, hand, legal_cards, wait_for_turn_or_end, wait_ply_after
+from liveserver import LiveServer
 from playwright.sync_api import Page, expect
-
-from conftest import LiveServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
