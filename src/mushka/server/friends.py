@@ -10,12 +10,13 @@ open (presence), so an account with the page open anywhere is online.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from mushka.i18n import add_texts, tr
+from mushka.server.accounts import Account
 from mushka.server.presence import PRESENCE
 from mushka.server.socialbodies import (
     AskReply,
@@ -56,6 +57,20 @@ async def _other(request: Request, book: SocialBook, name: str, me: str) -> Pers
     return other
 
 
+B = TypeVar("B", NameBody, InviteBody)
+"""A body that names another player."""
+
+
+async def _me_and_other(request: Request, model: type[B]) -> tuple[Account, B, SocialBook, Person]:
+    """The signed-in caller (F1), the request's body naming another account, the book, and that
+    account (F2): the start of every call about one other player."""
+    limit(request)
+    me = await signed_in(request)
+    wanted = await body(request, model)
+    book = book_of(request)
+    return me, wanted, book, await _other(request, book, wanted.name, me.id)
+
+
 @endpoint
 async def list_friends(request: Request) -> Response:
     """``GET /api/friends``: my friends (online, at which table), then requests either way."""
@@ -75,11 +90,7 @@ async def list_friends(request: Request) -> Response:
 @endpoint
 async def ask_friend(request: Request) -> Response:
     """``POST /api/friends {name}``: ask to be friends, or accept the other's request (F2)."""
-    limit(request)
-    me = await signed_in(request)
-    wanted = await body(request, NameBody)
-    book = book_of(request)
-    other = await _other(request, book, wanted.name, me.id)
+    me, _, book, other = await _me_and_other(request, NameBody)
     if await read(request, lambda: book.blocks(me.id, other.id)):
         raise ProtocolError("blocked", rule="F2", name=other.name)
     status = await write(request, lambda: book.ask(me.id, other.id))
@@ -89,11 +100,7 @@ async def ask_friend(request: Request) -> Response:
 @endpoint
 async def remove_friend(request: Request) -> Response:
     """``POST /api/friends/remove {name}``: decline a request, withdraw mine, or end a friendship."""
-    limit(request)
-    me = await signed_in(request)
-    wanted = await body(request, NameBody)
-    book = book_of(request)
-    other = await _other(request, book, wanted.name, me.id)
+    me, _, book, other = await _me_and_other(request, NameBody)
     return json_reply(Done(changed=await write(request, lambda: book.decline(me.id, other.id))))
 
 
@@ -133,11 +140,7 @@ async def use_link(request: Request) -> Response:
 async def invite(request: Request) -> Response:
     """``POST /api/invitations {name, table}``: invite a friend to a table that is waiting or
     being played (F3); the same unseen invitation is not made twice."""
-    limit(request)
-    me = await signed_in(request)
-    wanted = await body(request, InviteBody)
-    book = book_of(request)
-    other = await _other(request, book, wanted.name, me.id)
+    me, wanted, book, other = await _me_and_other(request, InviteBody)
     if other.id not in await read(request, lambda: book.friend_ids(me.id)):
         raise ProtocolError("not_friends", rule="F3", name=other.name)
     store = lobby_of(request).store
