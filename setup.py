@@ -26,50 +26,27 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
 
-# The compiled modules: the rules core's hot paths and everything they call in a loop.
-# mushka.errors stays interpreted (applications subclass its exceptions, which compiled
-# exception classes would not allow), and so do the catalogues of texts (i18n,
-# rules/texts: looked up, never looped over).  Keep this list and mushka/_build.py's
-# COMPILED in step (tests/unit/test_build.py checks it).
-COMPILED = (
-    "mushka/cards.py",
-    "mushka/match.py",
-    "mushka/match_types.py",
-    "mushka/steps.py",
-    "mushka/rules/model.py",
-    "mushka/rules/options.py",
-    "mushka/rules/variants.py",
-    "mushka/engine/actions.py",
-    "mushka/engine/chance.py",
-    "mushka/engine/deal.py",
-    "mushka/engine/encode.py",
-    "mushka/engine/events.py",
-    "mushka/engine/exchanges.py",
-    "mushka/engine/ids.py",
-    "mushka/engine/kopilka.py",
-    "mushka/engine/resample.py",
-    "mushka/engine/resample_kopilka.py",
-    "mushka/engine/resample_worlds.py",
-    "mushka/engine/world_fill.py",
-    "mushka/engine/stacking.py",
-    "mushka/engine/steps.py",
-    "mushka/engine/trump.py",
-    "mushka/engine/trump_cards.py",
-    "mushka/engine/trump_view.py",
-    "mushka/engine/types.py",
-    "mushka/engine/utility.py",
-    "mushka/engine/views.py",
-    "mushka/records/format.py",
-    "mushka/bots/belief.py",
-    "mushka/bots/policy.py",
-    "mushka/bots/playout.py",
-    "mushka/bots/heuristic.py",
-    "mushka/bots/knowledge.py",
-    "mushka/bots/sampler.py",
-    "mushka/bots/sampler_kopilka.py",
-    "mushka/bots/value.py",
-    "mushka/bots/worlds.py",
-)
+
+def _compiled_sources(build_module: Path) -> tuple[str, ...]:
+    """The source files (``mushka/cards.py``, ...) of the modules listed in
+    ``mushka/_build.py``'s ``COMPILED``, read from its text: the build must not import
+    the package it builds, and the list is kept in that one place."""
+    import ast
+
+    tree = ast.parse(build_module.read_text(encoding="utf-8"))
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == "COMPILED" and node.value is not None:
+            modules = ast.literal_eval(node.value)
+            return tuple(m.replace(".", "/") + ".py" for m in modules)
+    raise RuntimeError(f"no COMPILED list in {build_module}")
+
+
+# The compiled modules: the rules core's hot paths and everything they call in a loop,
+# listed once, in mushka/_build.py (which chooses at run time between them and their sources).
+COMPILED = _compiled_sources(SRC / "mushka" / "_build.py")
 GROUP = "mushka_core"  # the shared library: mushka_core__mypyc
 STAMP = "mushka/_build_stamp.json"
 _BUILT_FROM: dict[str, object] = {}  # the stamp, taken when mypyc reads the sources

@@ -37,7 +37,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.cards",
     "mushka.match",
     "mushka.match_types",
-    "mushka.steps",
+    "mushka.game_steps",
     "mushka.rules.model",
     "mushka.rules.options",
     "mushka.rules.variants",

@@ -81,7 +81,7 @@ class Game:
         the game: the game waits (:attr:`waiting_dealer`) until the caller
         deals it step by step and hands it over with :meth:`start_deal`;
         ``first_deal`` is the first deal, dealt that way
-        (:class:`mushka.steps.StepGame` drives a game so).
+        (:class:`mushka.game_steps.StepGame` drives a game so).
         """
         if _blank:
             return  # Game.copy fills in every attribute (see there)

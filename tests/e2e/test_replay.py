@@ -132,7 +132,7 @@ def finish_game_over_sockets(live_server, variant: str, players: int, options: d
     from websockets.sync.client import connect
 
     from mushka.server import PROTOCOL_VERSION
-    from mushka.server.views import apply_changes
+    from mushka.server.seatviews import apply_changes
 
     made = live_server.api("POST", "api/tables", {
         "variant": variant, "players": players, "options": options, "seats": ["me"] * players,

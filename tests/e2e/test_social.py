@@ -205,7 +205,7 @@ def play_out_over_socket(live_server, made: dict) -> dict:
     from websockets.sync.client import connect
 
     from mushka.server import PROTOCOL_VERSION
-    from mushka.server.views import apply_changes
+    from mushka.server.seatviews import apply_changes
 
     ws_url = live_server.url.replace("http", "ws") + made["ws"].lstrip("/")
     view: dict | None = None

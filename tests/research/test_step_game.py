@@ -1,4 +1,4 @@
-"""A whole partie or session step by step (mushka.steps.StepGame)."""
+"""A whole partie or session step by step (mushka.game_steps.StepGame)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from mushka.match import Partie, Session
 from mushka.rules import make_rules
-from mushka.steps import StepGame, game_utility_bounds, max_game_length
+from mushka.game_steps import StepGame, game_utility_bounds, max_game_length
 
 
 def play(rules, seed, max_deals):

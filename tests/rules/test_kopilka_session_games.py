@@ -20,7 +20,7 @@ from mushka.errors import OptionsError, RecordError
 from mushka.match import Session
 from mushka.records import Record, record_of_game, replay
 from mushka.rules.texts import render_rule
-from mushka.steps import StepGame
+from mushka.game_steps import StepGame
 from mushka.tui import dealend, render
 from mushka.tui.rulesinfo import rules_summary
 

@@ -39,7 +39,7 @@ import httpx
 from pgkit import free_port
 
 from mushka.server import PROTOCOL_VERSION
-from mushka.server.views import apply_changes
+from mushka.server.seatviews import apply_changes
 
 Msg = dict[str, Any]
 

@@ -18,7 +18,7 @@ with warnings.catch_warnings():
 
 from mushka.server import PROTOCOL_VERSION, ServerConfig, create_app
 from mushka.server.protocol import SERVER_MESSAGE
-from mushka.server.views import apply_changes
+from mushka.server.seatviews import apply_changes
 
 Msg = dict[str, Any]
 

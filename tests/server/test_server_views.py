@@ -12,7 +12,7 @@ from mushka.cards import Card
 from mushka.engine.events import Declared, Played
 from mushka.match import DealStarted, new_game
 from mushka.rules import make_rules
-from mushka.server.views import ViewTracker, apply_changes, full_view
+from mushka.server.seatviews import ViewTracker, apply_changes, full_view
 from mushka.server.wire import EventWriter, describe
 
 GAMES = [

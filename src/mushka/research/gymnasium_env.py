@@ -41,7 +41,7 @@ from mushka.bots import Bot, make_bot
 from mushka.bots.base import deal_game_view
 from mushka.research.table import Table
 from mushka.rules import make_rules
-from mushka.steps import DEFAULT_MAX_DEALS, StepGame
+from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame
 
 
 class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):

@@ -41,7 +41,7 @@ from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.rules import Rules, make_rules
 from mushka.rules.options import OPTION_BY_NAME, OptionSpec, format_value, options_for
 from mushka.rules.variants import find_variant
-from mushka.steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size
+from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size
 
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka_<variant>``."""
@@ -309,7 +309,7 @@ class MushkaObserver:
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         layout = information_state_layout(rules) if self.perfect_recall else observation_layout(rules)
         if score:
-            # level=game: the score sheet follows the deal (mushka.steps.score_size).
+            # level=game: the score sheet follows the deal (mushka.game_steps.score_size).
             layout = Layout((*layout.segments, ("score", score_size(rules))))
         self.layout = layout
         self.tensor = np.zeros(self.layout.size, np.float32)

@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 
 from mushka.research.table import Table
 from mushka.rules import make_rules
-from mushka.steps import DEFAULT_MAX_DEALS
+from mushka.game_steps import DEFAULT_MAX_DEALS
 
 
 class MushkaAEC(AECEnv):  # type: ignore[misc]

@@ -37,7 +37,7 @@ from mushka.engine.actions import Action
 from mushka.engine.steps import StepDeal
 from mushka.research.table import Table
 from mushka.rules import make_rules
-from mushka.steps import DEFAULT_MAX_DEALS, StepGame
+from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame
 
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka-<variant>``."""

@@ -19,7 +19,7 @@ from mushka.engine.ids import action_space
 from mushka.engine.steps import StepDeal
 from mushka.engine.utility import TRICKS_PER_DEAL, deal_utility_bounds
 from mushka.rules import Rules
-from mushka.steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, score_size
+from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, score_size
 
 Bounds = tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]
 
@@ -27,7 +27,7 @@ Bounds = tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[n
 def observation_bounds(rules: Rules, layout: Layout, level: str, max_deals: int) -> Bounds:
     """Finite ``(low, high)`` of every entry of a tensor of ``layout`` (the score sheet last at
     ``level="game"``): 0..1 but the money and the records, bounded by what the rules let a
-    seat lose or win (:mod:`mushka.engine.utility`, :func:`mushka.steps.game_utility_bounds`)."""
+    seat lose or win (:mod:`mushka.engine.utility`, :func:`mushka.game_steps.game_utility_bounds`)."""
     n = rules.players
     low = np.zeros(layout.size, np.float32)
     high = np.ones(layout.size, np.float32)
@@ -101,7 +101,7 @@ class Table:
         self.num_actions = action_space(rules).num_distinct_actions
         layout = information_state_layout(rules) if history else observation_layout(rules)
         if level == "game":
-            # The score sheet follows the deal's tensor (mushka.steps.score_size).
+            # The score sheet follows the deal's tensor (mushka.game_steps.score_size).
             layout = Layout((*layout.segments, ("score", score_size(rules))))
         self.obs_size = layout.size
         self.obs_low, self.obs_high = observation_bounds(rules, layout, level, max_deals)

@@ -11,7 +11,7 @@ server owns no rules: it asks the engine.
 * :mod:`~mushka.server.seating`: its seats, its connections and the seat tokens;
 * :mod:`~mushka.server.tablesave`: how a table stores itself, and its stall (P14);
 * :mod:`~mushka.server.tablelobby`: a waiting table's seats, its start and its rematch (P8);
-* :mod:`~mushka.server.views`: the views sent, and what changed in them;
+* :mod:`~mushka.server.seatviews`: the views sent, and what changed in them;
 * :mod:`~mushka.server.wire`: events and sentences in their wire form;
 * :mod:`~mushka.server.lobby`: making, finding and listing tables;
 * :mod:`~mushka.server.connection`: one WebSocket, checked and dispatched;

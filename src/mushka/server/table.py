@@ -9,7 +9,7 @@ connection, so that what a client has seen is never lost by a restart.
 
 Nothing here knows the rules: the game (:class:`mushka.match.Game`) checks
 every action and names the rule it breaks; the table only asks it for the
-views (:mod:`mushka.server.views`) and for each receiver's version of every
+views (:mod:`mushka.server.seatviews`) and for each receiver's version of every
 event (:meth:`~mushka.engine.Event.seen_by`).  Every message is built once
 per (seat, language) and sent as text to each connection that wants it;
 ``update`` carries only the new events and what changed in the view.
@@ -61,7 +61,7 @@ from mushka.server.tablesocial import TableSocial
 from mushka.server.takeback import TableTakeBack, Undoable, allowed, undoable, wait_left
 from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
-from mushka.server.views import Audience, ViewTracker
+from mushka.server.seatviews import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
 

@@ -20,7 +20,7 @@ from mushka.server.seating import ACCOUNT_SEAT, Client, Seat, TableMoved, hash_t
 from mushka.server.tablelobby import TableSeats
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import ProtocolError
-from mushka.server.views import ViewTracker
+from mushka.server.seatviews import ViewTracker
 
 log = logging.getLogger("mushka.server")
 

@@ -47,7 +47,7 @@ from mushka.server.seating import LANGS, Client
 from mushka.server.tablesave import TableStorage, deal_json
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import ProtocolError
-from mushka.server.views import ViewTracker
+from mushka.server.seatviews import ViewTracker
 
 log = logging.getLogger("mushka.server")
 
