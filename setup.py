@@ -12,6 +12,7 @@ makes every import take the source).
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -28,24 +29,22 @@ SRC = HERE / "src"
 
 
 def _compiled_sources(build_module: Path) -> tuple[str, ...]:
-    """The source files (``mushka/cards.py``, ...) of the modules listed in
-    ``mushka/_build.py``'s ``COMPILED``, read from its text: the build must not import
-    the package it builds, and the list is kept in that one place."""
-    import ast
-
-    tree = ast.parse(build_module.read_text(encoding="utf-8"))
-    for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-        if isinstance(target, ast.Name) and target.id == "COMPILED" and node.value is not None:
-            modules = ast.literal_eval(node.value)
-            return tuple(m.replace(".", "/") + ".py" for m in modules)
+    """The source files (``mushka/cards.py``, ...) of the modules in ``mushka/_build.py``'s
+    ``COMPILED``, read from its text: the build does not import the package it builds."""
+    for node in ast.parse(build_module.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Assign):
+            targets = node.targets
+        else:
+            continue
+        if node.value is not None and any(getattr(t, "id", "") == "COMPILED" for t in targets):
+            return tuple(m.replace(".", "/") + ".py" for m in ast.literal_eval(node.value))
     raise RuntimeError(f"no COMPILED list in {build_module}")
 
 
-# The compiled modules: the rules core's hot paths and everything they call in a loop,
-# listed once, in mushka/_build.py (which chooses at run time between them and their sources).
+# The compiled modules, listed once: in mushka/_build.py, which also chooses at run time
+# between them and their sources.
 COMPILED = _compiled_sources(SRC / "mushka" / "_build.py")
 GROUP = "mushka_core"  # the shared library: mushka_core__mypyc
 STAMP = "mushka/_build_stamp.json"

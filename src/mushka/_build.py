@@ -33,6 +33,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
+# The rules core's hot paths and everything they call in a loop.  mushka.errors stays
+# interpreted (applications subclass its exceptions, which compiled exception classes would
+# not allow), and so do the catalogues of texts (i18n, rules/texts: looked up, never looped
+# over).  setup.py reads this tuple from the text, so it stays a literal: one dotted name a line.
 COMPILED: tuple[str, ...] = (
     "mushka.cards",
     "mushka.match",
@@ -72,7 +76,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.bots.value",
     "mushka.bots.worlds",
 )
-"""The modules mypyc compiles (the same list as setup.py's)."""
+"""The modules mypyc compiles: the build's one list of them (setup.py reads it)."""
 
 PURE_SWITCH = "MUSHKA_PURE"
 """The environment variable that forces the pure-Python build (any value but ``0``)."""
