@@ -27,14 +27,14 @@ import time
 def child(args: argparse.Namespace) -> None:
     """One build's figures, as JSON lines on stdout."""
     from mushka import _build, make_rules
-    from mushka.sim.play import Table, play_job, seat_bots, simulation_jobs, split_bot_specs
+    from mushka.sim.play import SimTable, play_job, seat_bots, simulation_jobs, split_bot_specs
 
     for part in args.tables.split(","):
         variant, _, players = part.partition(":")
         rules = make_rules(variant, int(players or 4))
         seats = seat_bots(split_bot_specs([args.bot]), rules)
         jobs = simulation_jobs(seats, args.games, seed=1)
-        table = Table.of(rules)
+        table = SimTable.of(rules)
         start = time.process_time()
         for job in jobs:
             play_job(table, job, max_deals=200 if rules.has_trumps else None)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from mushka.rules import make_rules
 from mushka.sim.executors import open_backend
-from mushka.sim.play import Table, run_jobs, simulation_jobs
+from mushka.sim.play import SimTable, run_jobs, simulation_jobs
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -124,7 +124,7 @@ def main() -> int:
     out: dict = {"load_before": loadavg(), "rows": []}
     print(f"load average before: {out['load_before']}", file=sys.stderr)
     rules = make_rules("classic", 4)
-    table = Table.of(rules)
+    table = SimTable.of(rules)
     jobs = simulation_jobs((args.bots,) * 4, args.games, seed=1)
     results = {}
     if "inline" not in args.skip:
@@ -180,7 +180,7 @@ def main() -> int:
         kopilka = make_rules("kopilka", 4)
         with open_backend("local", 1) as backend:
             for bots in ("random", "heuristic"):
-                row, _ = measure(f"kopilka {bots} ×4 (1 process)", backend, Table.of(kopilka),
+                row, _ = measure(f"kopilka {bots} ×4 (1 process)", backend, SimTable.of(kopilka),
                                  simulation_jobs((bots,) * 4, args.sessions, seed=1))
                 study.append(row)
     out["kopilka"] = study

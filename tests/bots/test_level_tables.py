@@ -159,13 +159,13 @@ def test_the_servers_thinker_plays_the_levels_spec_for_the_tables_view():
 
 
 def test_a_simulation_seats_the_levels_bot_for_its_table():
-    from mushka.sim.play import GameJob, Table, play_job
+    from mushka.sim.play import GameJob, SimTable, play_job
 
     BOTS["toy"] = TOY.make
     try:
-        stats_ = play_job(Table("classic", 3), GameJob(index=0, seed=21, bots=("toy", "heuristic", "heuristic")),
+        stats_ = play_job(SimTable("classic", 3), GameJob(index=0, seed=21, bots=("toy", "heuristic", "heuristic")),
                           max_deals=3)
-        plain = play_job(Table("classic", 3), GameJob(index=0, seed=21, bots=("heuristic",) * 3), max_deals=3)
+        plain = play_job(SimTable("classic", 3), GameJob(index=0, seed=21, bots=("heuristic",) * 3), max_deals=3)
         assert stats_.money == plain.money  # the toy level plays the rules of thumb at classic 3
     finally:
         del BOTS["toy"]

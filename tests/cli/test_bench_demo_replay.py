@@ -80,10 +80,10 @@ def test_replay_tells_apart_seats_that_share_a_name(tmp_path):
     from mushka.bots import RandomBot
     from mushka.cli.replay_cmd import distinct_names
     from mushka.rules import make_rules
-    from mushka.tui import Table
+    from mushka.tui import TerminalTable
 
     assert distinct_names(["Аня", "club", "club", "random"]) == ["Аня", "club #1", "club #2", "random"]
-    table = Table(make_rules("classic", 4), [None, RandomBot(), RandomBot(), RandomBot()], seed=3, player="Аня")
+    table = TerminalTable(make_rules("classic", 4), [None, RandomBot(), RandomBot(), RandomBot()], seed=3, player="Аня")
     path = table.save(tmp_path / "g.json")
     text = runner.invoke(app, ["replay", str(path), "--events", "--lang", "en"])
     assert text.exit_code == 0, text.output

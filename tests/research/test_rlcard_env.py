@@ -12,9 +12,9 @@ from rlcard.agents import RandomAgent  # noqa: E402
 from rlcard.utils import tournament  # noqa: E402
 
 from mushka.engine.utility import deal_utility_bounds  # noqa: E402
+from mushka.game_steps import game_utility_bounds  # noqa: E402
 from mushka.research.rlcard_env import ENV_IDS  # noqa: E402
 from mushka.rules import make_rules  # noqa: E402
-from mushka.game_steps import game_utility_bounds  # noqa: E402
 
 TABLES = [("classic", 3), ("classic", 5), ("mistigri", 4), ("kopilka", 4)]
 

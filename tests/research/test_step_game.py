@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from mushka.game_steps import StepGame, game_utility_bounds, max_game_length
 from mushka.match import Partie, Session
 from mushka.rules import make_rules
-from mushka.game_steps import StepGame, game_utility_bounds, max_game_length
 
 
 def play(rules, seed, max_deals):

@@ -17,10 +17,10 @@ from rulekit import rules
 from mushka import new_game
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import OptionsError, RecordError
+from mushka.game_steps import StepGame
 from mushka.match import Session
 from mushka.records import Record, record_of_game, replay
 from mushka.rules.texts import render_rule
-from mushka.game_steps import StepGame
 from mushka.tui import dealend, render
 from mushka.tui.rulesinfo import rules_summary
 

@@ -407,16 +407,16 @@ def test_a_claimed_table_asked_for_while_it_is_brought_back_is_brought_back_once
     # was brought back: both must end with the one copy (two would both play, and store the
     # same versions twice).
     from mushka.server.lobby import Lobby
-    from mushka.server.table import Table
+    from mushka.server.table import ServerTable
 
     with node_client(tmp_path, "a") as a:
         made = create(a, variant="classic", seats=["me", "bot:random", "bot:random"], start=True, options=CALM)
     table_id = made["table"]["id"]
-    built: list[Table] = []
-    original = Table.restore.__func__  # type: ignore[attr-defined]
+    built: list[ServerTable] = []
+    original = ServerTable.restore.__func__  # type: ignore[attr-defined]
 
-    def counted(cls: type[Table], services: Any, snap: Any) -> Table:
-        table: Table = original(cls, services, snap)
+    def counted(cls: type[ServerTable], services: Any, snap: Any) -> ServerTable:
+        table: ServerTable = original(cls, services, snap)
         built.append(table)
         return table
 
@@ -429,7 +429,7 @@ def test_a_claimed_table_asked_for_while_it_is_brought_back_is_brought_back_once
             first = lobby.tables.pop(table_id)
             await first.close()
             built.clear()
-            monkeypatch.setattr(Table, "restore", classmethod(counted))
+            monkeypatch.setattr(ServerTable, "restore", classmethod(counted))
             _, got = await asyncio.gather(lobby._adopt([table_id]), lobby.get(table_id))
             assert len(built) == 1
             assert lobby.tables[table_id] is got is built[0]

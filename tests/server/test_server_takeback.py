@@ -9,7 +9,7 @@ from serverkit import Msg, Player, create, running
 from starlette.testclient import TestClient
 
 from mushka.server.app import lobby_of
-from mushka.server.table import Table
+from mushka.server.table import ServerTable
 
 CALM = {"flush": "none", "privileged_four": "none"}
 """No special hand (C22) ends the game at its first deal: the game reaches a card of the seat."""
@@ -47,7 +47,7 @@ def stored_actions(client: TestClient, table_id: str) -> list[str]:
     lobby = lobby_of(client.app)  # type: ignore[arg-type]
     snap = lobby.store.load(table_id)
     assert snap is not None
-    table = Table.restore(lobby.services, snap)
+    table = ServerTable.restore(lobby.services, snap)
     assert table.game is not None
     return [str(a) for a in table.game.deal.actions]
 
@@ -162,5 +162,5 @@ def test_p21_the_tables_setting_is_stored_with_it(tmp_path: Path) -> None:
             snap = lobby.store.load(made["table"]["id"])
             assert snap is not None and snap.takeback is allow
             # A process that takes the table over (or the server restarted) keeps it, and shows it.
-            again = Table.restore(lobby.services, snap)
+            again = ServerTable.restore(lobby.services, snap)
             assert again.takeback is allow and again.info().takeback is allow

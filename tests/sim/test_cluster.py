@@ -24,7 +24,7 @@ from mushka.rules import make_rules
 from mushka.sim.cluster import RayExecutor, package_env, ray_backend
 from mushka.sim.errors import SimulationError
 from mushka.sim.executors import Backend, Placement
-from mushka.sim.play import Table, run_jobs, seat_bots, simulation_jobs
+from mushka.sim.play import SimTable, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.study import Config, measure
 from mushka.sim.tournament import plan_tournament, rate
 
@@ -45,12 +45,12 @@ def test_the_ray_tests_share_one_worker_and_one_cluster_at_a_time(ray_cluster, r
 def test_simulation_on_ray_is_the_local_run_game_by_game(ray_cluster):
     rules = make_rules("classic", 4)
     jobs = simulation_jobs(seat_bots(["heuristic", "random", "random", "random"], rules), 48, seed=11, rotate=True)
-    local = run_jobs(Table.of(rules), jobs)
+    local = run_jobs(SimTable.of(rules), jobs)
     seen = []
     with ray_backend("auto") as backend:
         assert backend.placement == Placement("ray", nodes=1, cpus=2, address=ray_cluster["address"],
                                               version=ray_cluster["ray"].__version__)
-        remote = run_jobs(Table.of(rules), jobs, backend=backend, track=8, progress=seen.append)
+        remote = run_jobs(SimTable.of(rules), jobs, backend=backend, track=8, progress=seen.append)
     assert [g.index for g in remote] == list(range(48))
     # Every field of every game, the course of the tracked ones aside (asked only on Ray).
     assert [(g.seed, g.bots, g.money, g.deals, g.tricks, g.remizes, g.mushkas) for g in remote] == \
@@ -63,9 +63,9 @@ def test_tournament_and_kopilka_study_on_ray_match_the_local_ones(ray_cluster):
     rules = make_rules("classic", 3)
     plan = plan_tournament(["heuristic", "random"], rules, fmt="round-robin", seatings="rotate", seeds=5,
                            base_seed=4)
-    local = run_jobs(Table.of(rules), plan.jobs())
+    local = run_jobs(SimTable.of(rules), plan.jobs())
     with ray_backend("auto") as backend:
-        remote = run_jobs(Table.of(rules), plan.jobs(), backend=backend)
+        remote = run_jobs(SimTable.of(rules), plan.jobs(), backend=backend)
         row, games = measure(Config("heuristic + random ×3", ("heuristic", "random", "random", "random")), 24,
                              seed=2, backend=backend)
     assert remote == local
@@ -97,7 +97,7 @@ def _busy_workers(ray):
 def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(ray_cluster):
     rules = make_rules("classic", 4)
     jobs = simulation_jobs(("heuristic",) * 4, 64, seed=21)
-    local = run_jobs(Table.of(rules), jobs)
+    local = run_jobs(SimTable.of(rules), jobs)
     killed = []
     counted = []
 
@@ -113,7 +113,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(ray_cluster
                 time.sleep(0.01)
 
     with ray_backend("auto") as backend:
-        remote = run_jobs(Table.of(rules), jobs, backend=backend, progress=kill_one)
+        remote = run_jobs(SimTable.of(rules), jobs, backend=backend, progress=kill_one)
     assert killed, "no worker was found playing a batch"
     assert remote == local
     assert sum(counted) == 64
@@ -131,7 +131,7 @@ def test_ctrl_c_cancels_the_remote_tasks(ray_cluster):
     backend = Backend(executor, 2, Placement("ray", cpus=2))
     began = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        run_jobs(Table.of(rules), jobs, backend=backend, progress=interrupt)
+        run_jobs(SimTable.of(rules), jobs, backend=backend, progress=interrupt)
     # Nothing keeps the cluster busy afterwards: every CPU is free again soon, long
     # before the 400 games could have been played out.
     while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() - began < 20:
@@ -144,13 +144,13 @@ SHIPPED = """
 import json
 from mushka.rules import make_rules
 from mushka.sim.cluster import ray_backend, worker_facts
-from mushka.sim.play import Table, run_jobs, simulation_jobs
+from mushka.sim.play import SimTable, run_jobs, simulation_jobs
 
 rules = make_rules("mistigri", 4)
 jobs = simulation_jobs(("random",) * 4, 12, seed=8)
 with ray_backend("auto", ship=True) as backend:
     facts = backend.executor.submit(worker_facts).result(timeout=120)
-    games = run_jobs(Table.of(rules), jobs, backend=backend)
+    games = run_jobs(SimTable.of(rules), jobs, backend=backend)
 print(json.dumps({"facts": facts, "env": backend.extra["runtime_env"], "money": [g.money for g in games]}))
 """
 
@@ -167,7 +167,7 @@ def test_runtime_env_ships_mushka_to_the_workers(ray_cluster):
     assert out["facts"]["pid"] != os.getpid()
     assert Path(out["facts"]["mushka"]).is_relative_to(ray_cluster["temp"].resolve())
     rules = make_rules("mistigri", 4)
-    assert out["money"] == [list(g.money) for g in run_jobs(Table.of(rules), simulation_jobs(("random",) * 4, 12,
+    assert out["money"] == [list(g.money) for g in run_jobs(SimTable.of(rules), simulation_jobs(("random",) * 4, 12,
                                                                                               seed=8))]
     with pytest.raises(SimulationError) as refused, ray_backend("auto", runtime_env={"working_dir": "."}):
         pass
@@ -240,7 +240,7 @@ def test_the_where_block_counts_the_nodes_whose_batches_came_back(ray_cluster):
     ray = ray_cluster["ray"]
     rules = make_rules("classic", 3)
     with ray_backend("auto") as backend:
-        run_jobs(Table.of(rules), simulation_jobs(("random",) * 3, 12, seed=4), backend=backend)
+        run_jobs(SimTable.of(rules), simulation_jobs(("random",) * 3, 12, seed=4), backend=backend)
         alive = {n["NodeID"] for n in ray.nodes() if n.get("Alive")}
         assert backend.executor.nodes_played == alive
         assert backend.played() == backend.placement  # one node, alive throughout

@@ -16,7 +16,7 @@ from mushka.cli.main import app  # noqa: E402
 from mushka.rules import make_rules  # noqa: E402
 from mushka.sim.errors import SimulationError  # noqa: E402
 from mushka.sim.executors import check_cluster, open_backend  # noqa: E402
-from mushka.sim.play import Table, run_jobs, seat_bots, simulation_jobs  # noqa: E402
+from mushka.sim.play import SimTable, run_jobs, seat_bots, simulation_jobs  # noqa: E402
 
 pytestmark = [pytest.mark.slow]
 
@@ -32,11 +32,11 @@ def dask_address():
 def test_simulation_on_dask_is_the_local_run_game_by_game(dask_address):
     rules = make_rules("mistigri", 4)
     jobs = simulation_jobs(seat_bots(["heuristic", "random", "random", "random"], rules), 40, seed=13, rotate=True)
-    local = run_jobs(Table.of(rules), jobs)
+    local = run_jobs(SimTable.of(rules), jobs)
     seen = []
     with open_backend(dask_address) as backend:
         assert backend.placement.engine == "dask" and backend.placement.cpus == 2
-        remote = run_jobs(Table.of(rules), jobs, backend=backend, progress=seen.append)
+        remote = run_jobs(SimTable.of(rules), jobs, backend=backend, progress=seen.append)
     assert remote == local
     assert sum(seen) == 40
 

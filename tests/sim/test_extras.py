@@ -38,14 +38,14 @@ def test_the_server_and_terminal_play_run_without_the_extras():
         from mushka.server.app import create_app
         from mushka.server.config import ServerConfig
         import mushka.tui
-        from mushka.sim.play import Table, run_jobs, simulation_jobs
+        from mushka.sim.play import SimTable, run_jobs, simulation_jobs
         from mushka.rules import make_rules
 
         create_app(ServerConfig(database_url="sqlite://"))
         result = CliRunner().invoke(app, ["play", "--help"])
         assert result.exit_code == 0, result.output
         # Games are played (here and on a cluster's workers) without the statistics modules.
-        games = run_jobs(Table.of(make_rules("kopilka")), simulation_jobs(("random",) * 4, 3, seed=1))
+        games = run_jobs(SimTable.of(make_rules("kopilka")), simulation_jobs(("random",) * 4, 3, seed=1))
         assert len(games) == 3
         loaded = sorted(m for m in sys.modules if m.partition(".")[0] in Missing.blocked)
         print("loaded:", loaded)

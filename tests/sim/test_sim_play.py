@@ -13,7 +13,7 @@ from mushka.records import Record, replay
 from mushka.sim import SimulationError
 from mushka.sim.play import (
     GameJob,
-    Table,
+    SimTable,
     derive_seed,
     drive,
     game_seed,
@@ -37,7 +37,7 @@ def test_seeds_are_stable_and_distinct():
 def test_play_job_is_play_game_with_the_derived_seeds(variant):
     """The view-free path for random seats plays exactly the games RandomBot plays."""
     rules = make_rules(variant, 4)
-    table = Table.of(rules)
+    table = SimTable.of(rules)
     for i in range(4):
         seed = game_seed(11, i)
         stats = play_job(table, GameJob(i, seed, ("random",) * 4))
@@ -54,7 +54,7 @@ def test_mixed_table_uses_views_and_matches_play_game(first_bot):
     rules = make_rules("classic", 3)
     seed = game_seed(2, 0)
     bots = ("first", "random", "random")
-    stats = play_job(Table.of(rules), GameJob(0, seed, bots))
+    stats = play_job(SimTable.of(rules), GameJob(0, seed, bots))
     game = new_game(rules, rng=seed)
     play_game(game, [make_bot(b) for b in bots], random.Random(derive_seed("mushka-bots", seed)))
     assert stats.money == game.result.money
@@ -63,7 +63,7 @@ def test_mixed_table_uses_views_and_matches_play_game(first_bot):
 def test_kopilka_money_flows_add_up():
     rules = make_rules("kopilka")
     jobs = simulation_jobs(("random",) * 4, 30, seed=4)
-    for g in run_jobs(Table.of(rules), jobs):
+    for g in run_jobs(SimTable.of(rules), jobs):
         assert sum(g.money) == 0  # K24
         for s in range(4):
             assert g.received[s] - g.paid_in[s] == g.money[s]
@@ -76,7 +76,7 @@ def test_kopilka_money_flows_add_up():
 
 def test_partie_counts_are_consistent():
     rules = make_rules("mistigri", 5)
-    for g in run_jobs(Table.of(rules), simulation_jobs(("random",) * 5, 20, seed=9)):
+    for g in run_jobs(SimTable.of(rules), simulation_jobs(("random",) * 5, 20, seed=9)):
         assert sum(g.money) == 0
         assert all(0 <= r <= p for r, p in zip(g.remizes, g.played, strict=True))
         assert all(p <= g.deals for p in g.played)
@@ -86,7 +86,7 @@ def test_partie_counts_are_consistent():
 
 def test_runs_are_reproducible_and_independent_of_the_workers():
     rules = make_rules("classic", 4)
-    table = Table.of(rules)
+    table = SimTable.of(rules)
     jobs = simulation_jobs(("random",) * 4, 12, seed=3)
     one = run_jobs(table, jobs, workers=1)
     two = run_jobs(table, jobs, workers=2)
@@ -101,7 +101,7 @@ def test_runs_are_reproducible_and_independent_of_the_workers():
 
 def test_max_deals_truncates():
     rules = make_rules("classic", 4)
-    games = run_jobs(Table.of(rules), simulation_jobs(("random",) * 4, 10, seed=1), max_deals=3)
+    games = run_jobs(SimTable.of(rules), simulation_jobs(("random",) * 4, 10, seed=1), max_deals=3)
     assert all(g.deals <= 3 for g in games)
     assert any(g.truncated for g in games)
     assert all(sum(g.money) == 0 for g in games)
@@ -116,11 +116,11 @@ def test_rotation_moves_every_bot_round():
 
 
 def test_course_is_tracked_on_request():
-    table = Table.of(make_rules("classic", 4))
+    table = SimTable.of(make_rules("classic", 4))
     g = run_jobs(table, simulation_jobs(("random",) * 4, 1, seed=1), track=1)[0]
     assert len(g.course) == g.deals + 1
     assert g.course[0] == (30, 30, 30, 30)  # C16
-    k = run_jobs(Table.of(make_rules("kopilka")), simulation_jobs(("random",) * 4, 1, seed=1), track=1)[0]
+    k = run_jobs(SimTable.of(make_rules("kopilka")), simulation_jobs(("random",) * 4, 1, seed=1), track=1)[0]
     assert k.pot_course[0] == 40 and k.pot_course[-1] == 0
     assert k.course[0] == (-10,) * 4 and k.course[-1] == k.money
     untracked = run_jobs(table, simulation_jobs(("random",) * 4, 1, seed=1))[0]
@@ -129,7 +129,7 @@ def test_course_is_tracked_on_request():
 
 def test_records_replay_to_the_same_money(tmp_path):
     rules = make_rules("kopilka")
-    games = run_jobs(Table.of(rules), simulation_jobs(("random",) * 4, 2, seed=5), records=tmp_path, base_seed=5)
+    games = run_jobs(SimTable.of(rules), simulation_jobs(("random",) * 4, 2, seed=5), records=tmp_path, base_seed=5)
     files = sorted(tmp_path.glob("game-*.json"))
     assert [f.name for f in files] == ["game-000000.json", "game-000001.json"]
     for f, g in zip(files, games, strict=True):
@@ -140,7 +140,7 @@ def test_records_replay_to_the_same_money(tmp_path):
 
 def test_a_job_with_the_wrong_number_of_bots_is_refused():
     with pytest.raises(SimulationError, match="1 bots for a table of 4"):
-        play_job(Table.of(make_rules("classic", 4)), GameJob(0, 1, ("random",)))
+        play_job(SimTable.of(make_rules("classic", 4)), GameJob(0, 1, ("random",)))
 
 
 def test_a_value_the_bot_refuses_is_reported(picky_bot):
@@ -204,7 +204,7 @@ def test_records_of_bots_with_long_specs_read_back(tmp_path):
     long = "random#" + "a" * 80
     rules = make_rules("classic", 3)
     jobs = simulation_jobs((long, "random", "random"), 1, seed=2)
-    [game] = run_jobs(Table.of(rules), jobs, records=tmp_path)
+    [game] = run_jobs(SimTable.of(rules), jobs, records=tmp_path)
     record = Record.loads((tmp_path / "game-000000.json").read_text(encoding="utf-8"))
     assert len(record.seats[0]) == MAX_SEAT_NAME and record.seats[0].startswith("random#aaa")
     assert record.seats[1:] == ("random", "random")

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from mushka import make_rules
-from mushka.sim.play import Table, run_jobs, simulation_jobs
+from mushka.sim.play import SimTable, run_jobs, simulation_jobs
 from mushka.sim.plots import write_plots
 from mushka.sim.summary import csv_header, render_summary, summarise_run, write_csv
 
@@ -18,7 +18,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 def _run(variant, bots, games=30, seed=2, **kw):
     rules = make_rules(variant, len(bots))
-    stats = run_jobs(Table.of(rules), simulation_jobs(bots, games, seed, **kw), track=games)
+    stats = run_jobs(SimTable.of(rules), simulation_jobs(bots, games, seed, **kw), track=games)
     return rules, stats
 
 

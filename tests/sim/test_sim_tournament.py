@@ -7,7 +7,7 @@ import pytest
 from mushka import make_rules
 from mushka.errors import MushkaError
 from mushka.sim import SimulationError
-from mushka.sim.play import Table, run_jobs
+from mushka.sim.play import SimTable, run_jobs
 from mushka.sim.tournament import plan_tournament, rate, seatings_of, tables_for
 
 
@@ -61,7 +61,7 @@ def test_identical_bots_rate_exactly_equal_on_duplicate_deals():
     """Two copies of one bot play the same games in every seating: luck cancels exactly."""
     rules = make_rules("mistigri", 4)
     plan = plan_tournament(["random", "random"], rules, seeds=4, base_seed=1)
-    games = run_jobs(Table.of(rules), plan.jobs())
+    games = run_jobs(SimTable.of(rules), plan.jobs())
     report = rate(plan, games, resamples=200)
     a, b = report["ratings"]
     assert a["money"]["value"] == pytest.approx(0.0) and b["money"]["value"] == pytest.approx(0.0)
@@ -72,7 +72,7 @@ def test_identical_bots_rate_exactly_equal_on_duplicate_deals():
 def test_ratings_of_two_different_bots(first_bot):
     rules = make_rules("kopilka")
     plan = plan_tournament(["random", first_bot], rules, seeds=8, base_seed=3)
-    games = run_jobs(Table.of(rules), plan.jobs())
+    games = run_jobs(SimTable.of(rules), plan.jobs())
     report = rate(plan, games, resamples=300, seed=1)
     assert report["schema"] == "mushka-tournament/1"
     assert report["games"] == len(games) == 8 * 4

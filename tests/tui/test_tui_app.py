@@ -27,7 +27,7 @@ from mushka.i18n import tr
 from mushka.match import Game
 from mushka.records import Record, replay
 from mushka.rules import make_rules
-from mushka.tui import PlayApp, Table, render
+from mushka.tui import PlayApp, TerminalTable, render
 from mushka.tui.moves import hand_in_order
 from mushka.tui.screens import ActionInputScreen, ConfirmScreen, TextScreen
 
@@ -39,7 +39,7 @@ def make_app(tmp_path: Path, variant: str = "classic", players: int | None = Non
              **table_kw: object) -> PlayApp:
     rules = make_rules(variant, players, **(options or {}))
     bots = [None if s == human else RandomBot() for s in range(rules.players)]
-    table = Table(rules, bots, human=human, seed=seed, **table_kw)  # type: ignore[arg-type]
+    table = TerminalTable(rules, bots, human=human, seed=seed, **table_kw)  # type: ignore[arg-type]
     return PlayApp(table, lang=lang, delay=0, save_path=tmp_path / "game.json")
 
 
@@ -674,7 +674,7 @@ class BrokenBot(RandomBot):
 def test_a_failing_bot_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
     rules = make_rules("classic", 3)
     broken = BrokenBot()
-    table = Table(rules, [None, broken, RandomBot()], human=0, seed=1, first_dealer=2)
+    table = TerminalTable(rules, [None, broken, RandomBot()], human=0, seed=1, first_dealer=2)
     app = PlayApp(table, lang="en", delay=0, save_path=tmp_path / "game.json")
 
     async def scenario(pilot: Pilot[object]) -> None:

@@ -14,10 +14,10 @@ from mushka.i18n import keys, tr
 from mushka.match import DealStarted
 from mushka.records import Record, replay
 from mushka.rules import make_rules
-from mushka.tui import SetupError, Table, bots_for, default_bot, split_bot_specs
+from mushka.tui import SetupError, TerminalTable, bots_for, default_bot, split_bot_specs
 
 
-def play_out(table: Table, seed: int = 0, limit: int = 5000) -> None:
+def play_out(table: TerminalTable, seed: int = 0, limit: int = 5000) -> None:
     """Play the human's seat with a random choice too, through the checked path."""
     rng = random.Random(seed)
     for _ in range(limit):
@@ -31,10 +31,10 @@ def play_out(table: Table, seed: int = 0, limit: int = 5000) -> None:
     raise AssertionError("the game did not end")
 
 
-def random_table(variant: str, players: int | None = None, human: int = 0, seed: int = 1) -> Table:
+def random_table(variant: str, players: int | None = None, human: int = 0, seed: int = 1) -> TerminalTable:
     rules = make_rules(variant, players)
     bots = [None if s == human else RandomBot() for s in range(rules.players)]
-    return Table(rules, bots, human=human, seed=seed)
+    return TerminalTable(rules, bots, human=human, seed=seed)
 
 
 @pytest.mark.parametrize(("variant", "players", "human", "seed"),
@@ -126,7 +126,7 @@ def test_bots_see_only_their_view(monkeypatch: pytest.MonkeyPatch) -> None:
             seen.append(view.seat)
             return super().choose(view, rng)
 
-    table = Table(make_rules("classic", 3), [None, Spy(), Spy()], human=0, seed=3)
+    table = TerminalTable(make_rules("classic", 3), [None, Spy(), Spy()], human=0, seed=3)
     for _ in range(30):
         if table.is_over:
             break
@@ -191,9 +191,9 @@ def test_default_bot_falls_back_when_levels_are_not_offered(monkeypatch: pytest.
 def test_table_refuses_bad_seating() -> None:
     rules = make_rules("classic", 3)
     with pytest.raises(ValueError, match="seat"):
-        Table(rules, [RandomBot(), None, RandomBot()], human=0)
+        TerminalTable(rules, [RandomBot(), None, RandomBot()], human=0)
     with pytest.raises(ValueError, match="bot"):
-        Table(rules, [None, None, RandomBot()], human=0)
+        TerminalTable(rules, [None, None, RandomBot()], human=0)
 
 
 def test_every_text_in_both_languages() -> None:
@@ -217,11 +217,11 @@ def test_title_line_names_the_opponents_level(lang: str) -> None:
 
     rules = make_rules("classic", 4)
     seats = bots_for(["expert"], 4, 0)
-    table = Table(rules, seats, human=0, seed=3)
+    table = TerminalTable(rules, seats, human=0, seed=3)
     title = render.title_line(table.view(), lang, table.names, 0).plain
     assert title.endswith(tr("tui.opponents", lang, who=level("expert").title(lang)))
     assert "search" not in title and "expert" not in title
-    mixed = Table(rules, bots_for(["club", "expert", "beginner"], 4, 0), human=0, seed=3)
+    mixed = TerminalTable(rules, bots_for(["club", "expert", "beginner"], 4, 0), human=0, seed=3)
     said = render.title_line(mixed.view(), lang, mixed.names, 0).plain
     personas = render.PERSONAS[lang]
     for seat, lid in ((1, "club"), (2, "expert"), (3, "beginner")):

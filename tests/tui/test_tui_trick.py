@@ -12,17 +12,17 @@ from mushka.server.tutorial import BOT_SCRIPTS, DEALER, ScriptBot, tutorial_deck
 from mushka.tui import render
 from mushka.tui.app import PlayApp
 from mushka.tui.moves import hand_in_order
-from mushka.tui.table import Table
+from mushka.tui.table import TerminalTable
 
 
-def tutorial_table() -> Table:
+def tutorial_table() -> TerminalTable:
     """The tutorial's stacked deal (server/tutorial.py): the dealer, seat 3, trumps the first trick."""
     rules = tutorial_rules()
     bots = [None] + [ScriptBot(BOT_SCRIPTS[s]) for s in (1, 2, 3)]
-    return Table(rules, bots, human=0, seed=1, first_dealer=DEALER, decks=[tutorial_deck(rules)])
+    return TerminalTable(rules, bots, human=0, seed=1, first_dealer=DEALER, decks=[tutorial_deck(rules)])
 
 
-def drive_bots(table: Table, *, until_tricks: int | None = None) -> None:
+def drive_bots(table: TerminalTable, *, until_tricks: int | None = None) -> None:
     while not table.human_to_act and not table.is_over:
         if until_tricks is not None and len(table.view().deal.tricks) >= until_tricks:
             return
@@ -31,7 +31,7 @@ def drive_bots(table: Table, *, until_tricks: int | None = None) -> None:
         table.act(table.choose(seat), seat)
 
 
-def after_first_trick() -> Table:
+def after_first_trick() -> TerminalTable:
     """The tutorial table once its first trick is taken (the dealer trumps the player's K♥)."""
     table = tutorial_table()
     table.act(table.game.deal.read_action("stand 6C 7C"), 0)

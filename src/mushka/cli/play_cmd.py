@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
         lang: LangOpt = None,
     ) -> None:
         """Play against bots in the terminal; the game is saved as a record for `mushka replay`."""
-        from mushka.tui import PlayApp, SetupError, Table, bots_for, split_bot_specs
+        from mushka.tui import PlayApp, SetupError, TerminalTable, bots_for, split_bot_specs
         from mushka.tui.render import game_over_panel
 
         lang_ = pick_lang(lang)
@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
                 raise SetupError("tui.err_delay", delay=delay)
             seats = bots_for(split_bot_specs(bots or ""), rules.players, seat)
             # The table checks the name itself (player_name): checked once, refused here.
-            table = Table(rules, seats, human=seat, seed=seed, player=name)
+            table = TerminalTable(rules, seats, human=seat, seed=seed, player=name)
         except SetupError as exc:
             err_console.print(f"[bold red]{tr('tui.error', lang_)}[/] {exc.message(lang_)}")
             raise typer.Exit(2) from None

@@ -37,7 +37,7 @@ from mushka.sim.executors import CLUSTER_HELP, Placement, check_cluster, open_ba
 from mushka.sim.play import (
     GameJob,
     GameStats,
-    Table,
+    SimTable,
     default_jobs,
     run_jobs,
     seat_bots,
@@ -99,7 +99,7 @@ def parse_runtime_env(text: str | None) -> dict[str, Any] | None:
     return value
 
 
-def play_plan(table: Table, plan: list[GameJob], *, cluster: str, workers: int, runtime_env: dict[str, Any] | None,
+def play_plan(table: SimTable, plan: list[GameJob], *, cluster: str, workers: int, runtime_env: dict[str, Any] | None,
               progress: bool | None, lang: str, **options: Any) -> tuple[list[GameStats], float, Placement]:
     """Play ``plan`` where ``--cluster`` says, with a progress bar of the games done.
 
@@ -199,7 +199,7 @@ def register(app: typer.Typer) -> None:
         seats = seat_bots(split_bot_specs(bots or ["random"]), rules)
         plan = simulation_jobs(seats, games, seed, start=start, rotate=rotate)
         prepare_outputs(csv_file, plots, records)
-        stats, elapsed, where = play_plan(Table.of(rules), plan, cluster=cluster, workers=jobs or default_jobs(),
+        stats, elapsed, where = play_plan(SimTable.of(rules), plan, cluster=cluster, workers=jobs or default_jobs(),
                                           runtime_env=env, progress=progress, lang=lang_, max_deals=max_deals,
                                           track=start + PLOT_GAMES if plots is not None else 0,
                                           records=records, base_seed=seed)

@@ -40,7 +40,7 @@ from mushka.cli.simulate_cmd import (
 from mushka.i18n import add_texts, tr
 from mushka.sim.errors import SimulationError, require_extra
 from mushka.sim.executors import check_cluster, placement_text
-from mushka.sim.play import Table, default_jobs, split_bot_specs
+from mushka.sim.play import SimTable, default_jobs, split_bot_specs
 
 
 def render_tournament(report: dict[str, Any], lang: str) -> None:
@@ -127,8 +127,9 @@ def register(app: typer.Typer) -> None:
         plan = plan_tournament(split_bot_specs(bots or []), rules, fmt=fmt, seatings=seatings,
                                seeds=games, base_seed=seed)
         jobs_list = plan.jobs()
-        stats, elapsed, where = play_plan(Table.of(rules), jobs_list, cluster=cluster, workers=jobs or default_jobs(),
-                                          runtime_env=env, progress=progress, lang=lang_, max_deals=max_deals)
+        stats, elapsed, where = play_plan(SimTable.of(rules), jobs_list, cluster=cluster,
+                                          workers=jobs or default_jobs(), runtime_env=env, progress=progress,
+                                          lang=lang_, max_deals=max_deals)
         report = rate(plan, stats, resamples=resamples, confidence=confidence, seed=seed)
         report.update(variant=rules.variant, players=rules.players, options=rules.options_text(changed_only=True),
                       max_deals=max_deals, seconds=round(elapsed, 3),

@@ -39,9 +39,9 @@ from gymnasium import spaces
 
 from mushka.bots import Bot, make_bot
 from mushka.bots.base import deal_game_view
-from mushka.research.table import Table
-from mushka.rules import make_rules
 from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame
+from mushka.research.table import ResearchTable
+from mushka.rules import make_rules
 
 
 class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
@@ -63,7 +63,7 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not a seat of {self.rules.players}")
         self.seat = seat
-        self.table = Table(self.rules, history=information_state, record_events=True, level=level,
+        self.table = ResearchTable(self.rules, history=information_state, record_events=True, level=level,
                            max_deals=max_deals)
         self.bots: list[Bot] = [make_bot(opponents) for _ in range(self.rules.players)]
         self.illegal_penalty = illegal_penalty

@@ -38,10 +38,10 @@ from mushka.engine.ids import action_space
 from mushka.engine.resample import resample_steps
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
+from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size
 from mushka.rules import Rules, make_rules
 from mushka.rules.options import OPTION_BY_NAME, OptionSpec, format_value, options_for
 from mushka.rules.variants import find_variant
-from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size
 
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka_<variant>``."""

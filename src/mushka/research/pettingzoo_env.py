@@ -31,9 +31,9 @@ from gymnasium import spaces
 from numpy import frombuffer
 from pettingzoo import AECEnv
 
-from mushka.research.table import Table
-from mushka.rules import make_rules
 from mushka.game_steps import DEFAULT_MAX_DEALS
+from mushka.research.table import ResearchTable
+from mushka.rules import make_rules
 
 
 class MushkaAEC(AECEnv):  # type: ignore[misc]
@@ -53,7 +53,7 @@ class MushkaAEC(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = make_rules(variant, players, **options)
-        self.table = Table(self.rules, history=information_state, level=level, max_deals=max_deals)
+        self.table = ResearchTable(self.rules, history=information_state, level=level, max_deals=max_deals)
         self.possible_agents = [f"seat_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         obs = spaces.Box(self.table.obs_low, self.table.obs_high, dtype=np.float32)
@@ -98,7 +98,7 @@ class MushkaAEC(AECEnv):  # type: ignore[misc]
         return self._observe(self._seat[agent])
 
     def _observe(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
-        # Table.observe and Table.mask written out: this runs at every step of every
+        # ResearchTable.observe and ResearchTable.mask written out: this runs at every step of every
         # agent, and each Python call saved is a measurable part of a step (docs/research.md).
         table = self.table
         steps = table.steps

@@ -35,16 +35,17 @@ from rlcard.envs.registration import register, registry
 
 from mushka.engine.actions import Action
 from mushka.engine.steps import StepDeal
-from mushka.research.table import Table
-from mushka.rules import make_rules
 from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame
+from mushka.research.table import ResearchTable
+from mushka.rules import make_rules
 
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka-<variant>``."""
 
 
 class MushkaRLCardGame:
-    """The game object RLCard's :class:`~rlcard.envs.Env` drives: a :class:`Table` whose seats are all agents."""
+    """The game object RLCard's :class:`~rlcard.envs.Env` drives: a :class:`ResearchTable` whose seats
+    are all agents."""
 
     np_random: np.random.RandomState
 
@@ -52,7 +53,7 @@ class MushkaRLCardGame:
         """The table of ``variant`` that ``config``'s ``game_*`` keys describe."""
         options = dict(config.get("game_options") or {})
         self.rules = make_rules(variant, config.get("game_num_players"), **options)
-        self.table = Table(self.rules, record_events=True, level=str(config.get("game_level", "deal")),
+        self.table = ResearchTable(self.rules, record_events=True, level=str(config.get("game_level", "deal")),
                            max_deals=int(config.get("game_max_deals", DEFAULT_MAX_DEALS)))
         self.allow_step_back = False
         self.np_random = np.random.RandomState()

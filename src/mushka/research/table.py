@@ -1,6 +1,6 @@
 """What the PettingZoo and Gymnasium environments share: a seeded deal driven by ids.
 
-A :class:`Table` deals with its own :class:`random.Random` (so one seed fixes
+A :class:`ResearchTable` deals with its own :class:`random.Random` (so one seed fixes
 every card and pick, N4/K7), hands out observations and action masks as
 numpy arrays and applies action ids.  Chance steps never reach the agents:
 the table plays them as soon as they are due.
@@ -18,8 +18,8 @@ from mushka.engine.encode import Layout, information_state_layout, observation_l
 from mushka.engine.ids import action_space
 from mushka.engine.steps import StepDeal
 from mushka.engine.utility import TRICKS_PER_DEAL, deal_utility_bounds
-from mushka.rules import Rules
 from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, score_size
+from mushka.rules import Rules
 
 Bounds = tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]
 
@@ -70,7 +70,7 @@ def observation_bounds(rules: Rules, layout: Layout, level: str, max_deals: int)
     return low, high
 
 
-class Table:
+class ResearchTable:
     """One deal after another at a table of ``rules``, chance drawn from a seeded generator."""
 
     rules: Rules

@@ -57,7 +57,7 @@ from mushka.server.protocol import (
 )
 from mushka.server.ratelimit import TokenBucket
 from mushka.server.seating import OwnedElsewhere, TableMoved
-from mushka.server.table import Table
+from mushka.server.table import ServerTable
 from mushka.server.texts import ProtocolError, ValidationProblem, refused_json
 from mushka.server.wire import JsonRefused, strict_loads
 
@@ -75,7 +75,7 @@ class Connection:
         self.lobby = lobby
         self.config = lobby.config
         self.table_id = table_id
-        self.table: Table | None = None
+        self.table: ServerTable | None = None
         self.seat: int | None = None
         self.account_id: str | None = None
         """The id of the signed-in account the hello came with (P18: a seat taken while signed in
@@ -185,7 +185,7 @@ class Connection:
             if not writer.done():
                 writer.cancel()
 
-    async def _detach(self, table: Table) -> None:
+    async def _detach(self, table: ServerTable) -> None:
         """Leave the table; a signed-in account with no other connection there is no longer at it."""
         await table.detach(self)
         if self.account is not None:
@@ -264,7 +264,7 @@ class Connection:
         if not self.lobby.states.allow(self.address):
             raise ProtocolError("rate_limited", rule="P6", rate=self.config.state_rate)
 
-    def _table(self) -> Table:
+    def _table(self) -> ServerTable:
         assert self.table is not None
         return self.table
 

@@ -17,19 +17,19 @@ from mushka.engine.refusal import action_words
 from mushka.i18n import add_texts
 from mushka.server.protocol import Hint, RequestId
 from mushka.server.seating import Client
-from mushka.server.table import Table
+from mushka.server.table import ServerTable
 from mushka.server.texts import ProtocolError
 from mushka.server.thinkers import WorkerLost
 
 log = logging.getLogger("mushka.server")
 
 
-def practice(table: Table, seat: int) -> bool:
+def practice(table: ServerTable, seat: int) -> bool:
     """Whether ``seat`` is the only person's seat at ``table`` (every other one a bot)."""
     return all(s.kind == "bot" for s in table.seats if s.index != seat)
 
 
-async def send_hint(table: Table, client: Client, request: RequestId | None) -> None:
+async def send_hint(table: ServerTable, client: Client, request: RequestId | None) -> None:
     """P17: work out the suggested move for ``client``'s seat and send it to him alone."""
     seat = client.seat
     if seat is None:

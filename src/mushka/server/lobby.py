@@ -58,7 +58,7 @@ from mushka.server.ratings import Ratings
 from mushka.server.replays import replay_json
 from mushka.server.seating import Client, OwnedElsewhere, Seat, TableMoved, hash_token, new_token, person_name
 from mushka.server.store import ABANDONED, NodeStore, Save, TableSnapshot
-from mushka.server.table import Services, Table
+from mushka.server.table import ServerTable, Services
 from mushka.server.tasks import stop_task
 from mushka.server.texts import Problem, ProtocolError, options_error
 from mushka.server.thinkers import Thinkers
@@ -151,14 +151,14 @@ class Lobby:
         self._ratings_task: asyncio.Task[None] | None = None
         self.chats = AddressLimiter(config.chat_address_rate, config.chat_address_burst)
         """P16: the chat lines of every connection of one address, together."""
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, ServerTable] = {}
         self._loading = asyncio.Lock()
         self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._replays: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._lists: OrderedDict[tuple[int, int], tuple[float, asyncio.Task[str], tuple[int, int]]] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
-        self._finished: OrderedDict[str, Table] = OrderedDict()
+        self._finished: OrderedDict[str, ServerTable] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
         self._pinged = 0.0
         self._nodes: tuple[float, list[str]] | None = None
@@ -225,9 +225,9 @@ class Lobby:
         log.info("brought %d tables back in %.2f s (%.2f s reading them)", len(table_ids),
                  time.perf_counter() - began, loading)
 
-    async def _restored(self, snap: TableSnapshot) -> Table | None:
+    async def _restored(self, snap: TableSnapshot) -> ServerTable | None:
         try:
-            return Table.restore(self.services, snap)
+            return ServerTable.restore(self.services, snap)
         except (MushkaError, TypeError, ValueError, KeyError, RecursionError) as exc:
             # One damaged table must not keep the others from being served.
             problem = f"{type(exc).__name__}: {exc}"[:300]
@@ -299,7 +299,7 @@ class Lobby:
             self._spawn(self._release([t.id for t in idle]))
         return len(idle)
 
-    def _count_game(self, table: Table) -> None:
+    def _count_game(self, table: ServerTable) -> None:
         """A game ended: its players' statistics and ratings move on."""
         game = table.game
         result = None if game is None or game.result is None else game.result.to_json()
@@ -312,7 +312,7 @@ class Lobby:
 
     # --- finding tables -----------------------------------------------------------------------
 
-    async def get(self, table_id: str) -> Table:
+    async def get(self, table_id: str) -> ServerTable:
         """The table ``table_id``, from memory or rebuilt from storage; P12 if unknown.
 
         A finished game rebuilt from storage goes to a small cache of its own, not among
@@ -350,13 +350,13 @@ class Lobby:
             table.begin()
             return table
 
-    def _finished_table(self, table_id: str) -> Table | None:
+    def _finished_table(self, table_id: str) -> ServerTable | None:
         table = self._finished.get(table_id)
         if table is not None:
             self._finished.move_to_end(table_id)
         return table
 
-    def _keep_finished(self, table: Table) -> None:
+    def _keep_finished(self, table: ServerTable) -> None:
         self._finished[table.id] = table
         while len(self._finished) > FINISHED_KEPT:
             _, old = self._finished.popitem(last=False)
@@ -421,7 +421,7 @@ class Lobby:
         friends = any(s.kind == "open" for s in seats)
         seconds = turn_seconds(request.turn_seconds, friends=friends, allowed=self.config.turn_choices)
         bank = bank_seconds(request.bank_seconds, turn=seconds, allowed=self.config.bank_choices)
-        table = Table(
+        table = ServerTable(
             self.services, table_id=table_id, rules=rules, seats=seats, host=host,
             autostart=host is None, listed=request.listed, title=clean_name(request.title),
             created=datetime.now(UTC), turn_seconds=seconds, bank_seconds=bank, takeback=request.takeback,
@@ -437,7 +437,7 @@ class Lobby:
             invite=f"/?table={table_id}", ws=f"/ws/tables/{table_id}?node={self.node.name}", node=self.node.name,
         )
 
-    async def _store_new(self, table: Table) -> None:
+    async def _store_new(self, table: ServerTable) -> None:
         """Store a new table through the writer (it queues behind the commits, and a burst of new
         tables shares their transactions instead of racing them for the write lock); only
         then is it this process's to serve."""
@@ -450,7 +450,7 @@ class Lobby:
             raise ProtocolError("storage_down", rule="P14") from None
         self.tables[table.id] = table
 
-    async def rematch(self, table: Table, client: Client) -> None:
+    async def rematch(self, table: ServerTable, client: Client) -> None:
         """The same table again after its game (same rules, seats and tokens), started at once;
         the old table tells everybody the new one's id.  Asked twice, it is made once."""
         async with self._rematching:
@@ -462,7 +462,7 @@ class Lobby:
             table_id = secrets.token_urlsafe(9)
             while table_id in self.tables:
                 table_id = secrets.token_urlsafe(9)
-            again = Table(
+            again = ServerTable(
                 self.services, table_id=table_id, rules=table.rules, seats=seats, host=table.host,
                 autostart=table.host is None, listed=table.listed, title=table.title, created=datetime.now(UTC),
                 turn_seconds=table.turn_seconds, bank_seconds=table.bank_seconds, takeback=table.takeback,

@@ -53,6 +53,7 @@ from mushka.server.protocol import (
     TableStatus,
 )
 from mushka.server.seating import LANGS, Client, Scripted, Seat, now, seat_kind
+from mushka.server.seatviews import Audience, ViewTracker
 from mushka.server.store import ABANDONED, GameRating, Save, TableSnapshot, TableStore
 from mushka.server.tableconnections import TableConnections
 from mushka.server.tablelobby import Build
@@ -61,7 +62,6 @@ from mushka.server.tablesocial import TableSocial
 from mushka.server.takeback import TableTakeBack, Undoable, allowed, undoable, wait_left
 from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
-from mushka.server.seatviews import Audience, ViewTracker
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
@@ -78,7 +78,7 @@ class Services:
     default_bot: str
     thinkers: Thinkers = field(default_factory=lambda: Thinkers(1, kind="thread"))
     """The bounded pool every table's bots think in (worker processes; see :mod:`~mushka.server.thinkers`)."""
-    game_over: Callable[[Table], None] | None = None
+    game_over: Callable[[ServerTable], None] | None = None
     """Told of every game that ends (the ratings count it)."""
     lease_lost: Callable[[str], None] | None = None
     """Told of a table whose save was refused because another process took it over."""
@@ -92,7 +92,7 @@ class Services:
 
 
 
-class Table(TableConnections, TableTakeBack):
+class ServerTable(TableConnections, TableTakeBack):
     """One table; see the module docstring."""
 
     def __init__(
@@ -181,7 +181,7 @@ class Table(TableConnections, TableTakeBack):
     # --- building ----------------------------------------------------------------------
 
     @classmethod
-    def restore(cls, services: Services, snap: TableSnapshot) -> Table:
+    def restore(cls, services: Services, snap: TableSnapshot) -> ServerTable:
         """Rebuild a stored table; the game is replayed from its record, action by action."""
         rules = Rules.make(snap.variant, snap.players, **snap.options)
         seats = [Seat(s.seat, seat_kind(s.kind), s.name, s.bot, s.token_hash, s.account_id) for s in snap.seats]

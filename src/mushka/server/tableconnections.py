@@ -1,6 +1,6 @@
 """A table's connections: seating a connection by its token, its leaving, the grace time.
 
-A mixin of :class:`mushka.server.table.Table` (P4, P15): a connection shows a seat's
+A mixin of :class:`mushka.server.table.ServerTable` (P4, P15): a connection shows a seat's
 token or watches; a person whose last connection leaves keeps the seat for the grace
 time, after which a bot plays for him until he comes back (or acts himself).  Tokens
 are compared in constant time, so that timing tells nothing about them.
@@ -17,16 +17,16 @@ from mushka import __version__
 from mushka.server.config import ServerConfig
 from mushka.server.protocol import RequestId, Resumed, State, Welcome
 from mushka.server.seating import ACCOUNT_SEAT, Client, Seat, TableMoved, hash_token, now
+from mushka.server.seatviews import ViewTracker
 from mushka.server.tablelobby import TableSeats
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import ProtocolError
-from mushka.server.seatviews import ViewTracker
 
 log = logging.getLogger("mushka.server")
 
 
 class TableConnections(TableSeats):
-    """The connections of a table (see the module docstring); :class:`~mushka.server.table.Table`
+    """The connections of a table (see the module docstring); :class:`~mushka.server.table.ServerTable`
     sets every attribute declared here and makes the messages."""
 
     config: ServerConfig
@@ -35,7 +35,7 @@ class TableConnections(TableSeats):
     _wake: asyncio.Event
     _views: ViewTracker
 
-    # Made by the Table itself (they need its views); declared here so that the type checker
+    # Made by the ServerTable itself (they need its views); declared here so that the type checker
     # knows it.  It is never called on a bare TableConnections.
     def state(self, client: Client, request: RequestId | None = None) -> State:
         """The full state for ``client`` (made by the table)."""

@@ -1,6 +1,6 @@
 """A table's seats while it waits: joining, bots on seats, leaving, the start and the rematch (P8).
 
-A mixin of :class:`mushka.server.table.Table`: every public method takes the
+A mixin of :class:`mushka.server.table.ServerTable`: every public method takes the
 table's lock, and every change of the seats is stored before it is sent, as
 any other change of the table (:mod:`mushka.server.tablesave`).  Dealing the
 first deal is the table's own (``_start``).
@@ -44,7 +44,7 @@ class HasBots(HasWriter, Protocol):
 
 
 class TableSeats(TableStorage):
-    """The seating half of a table (see the module docstring); :class:`~mushka.server.table.Table`
+    """The seating half of a table (see the module docstring); :class:`~mushka.server.table.ServerTable`
     sets every attribute declared here and makes the messages."""
 
     rules: Rules
@@ -57,7 +57,7 @@ class TableSeats(TableStorage):
     services: HasBots
     _names: dict[str, list[str | None]] | None
 
-    # Made by the Table itself (they need its views); declared here so that the type checker
+    # Made by the ServerTable itself (they need its views); declared here so that the type checker
     # knows them.  They are never called on a bare TableSeats.
     def _broadcast(self, build: Build) -> None:
         raise NotImplementedError

@@ -1,6 +1,6 @@
 """How a table stores itself: the saves it hands the writer, and P14's stall.
 
-A mixin of :class:`mushka.server.table.Table`: every method runs under the table's
+A mixin of :class:`mushka.server.table.ServerTable`: every method runs under the table's
 lock.  A change is stored before it is sent (see :mod:`mushka.server.writer`); when
 storage refuses it, the table stalls and keeps trying to store its whole game.
 """
@@ -59,7 +59,7 @@ def deal_json(deal: Deal) -> str:
 
 
 class TableStorage:
-    """The storing half of a table (see the module docstring); :class:`~mushka.server.table.Table`
+    """The storing half of a table (see the module docstring); :class:`~mushka.server.table.ServerTable`
     sets every attribute declared here."""
 
     id: str

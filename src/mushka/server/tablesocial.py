@@ -1,7 +1,7 @@
 """A table's social side: its turn timer (P15) and its chat (P16), and the bot that
 plays for a timed-out seat until the player is back.
 
-:class:`TableSocial` belongs to one :class:`~mushka.server.table.Table` and
+:class:`TableSocial` belongs to one :class:`~mushka.server.table.ServerTable` and
 works on it through :class:`Host`, the few things of a table it needs (the
 table module stays about the game, its seats and its storage).  Every change
 it makes to a seat is made under the table's lock, as every other change of

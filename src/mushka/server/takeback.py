@@ -44,10 +44,10 @@ from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
 from mushka.server.protocol import Lang, RequestId, SeatKind, State, TakenBack
 from mushka.server.seating import LANGS, Client
+from mushka.server.seatviews import ViewTracker
 from mushka.server.tablesave import TableStorage, deal_json
 from mushka.server.tablesocial import TableSocial
 from mushka.server.texts import ProtocolError
-from mushka.server.seatviews import ViewTracker
 
 log = logging.getLogger("mushka.server")
 
@@ -122,7 +122,7 @@ def wait_left(undo: Undoable | None, version: int, window: float) -> float:
 
 
 class TableTakeBack(TableStorage):
-    """The take-back of a table (a mixin of :class:`~mushka.server.table.Table`, which sets
+    """The take-back of a table (a mixin of :class:`~mushka.server.table.ServerTable`, which sets
     every attribute declared here and makes the messages)."""
 
     rules: Rules

@@ -28,7 +28,7 @@ from mushka.sim.errors import SimulationError
 from mushka.sim.play import (
     GameJob,
     GameStats,
-    Table,
+    SimTable,
     game_seed,
     play_job,
     run_jobs,
@@ -59,8 +59,8 @@ __all__ = [
     "GameJob",
     "GameStats",
     "Plan",
+    "SimTable",
     "SimulationError",
-    "Table",
     "game_seed",
     "plan_tournament",
     "play_job",

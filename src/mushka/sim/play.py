@@ -66,7 +66,7 @@ def game_seed(base: int, index: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class SimTable:
     """The rules of a table in a form that crosses process boundaries."""
 
     variant: str
@@ -75,7 +75,7 @@ class Table:
     """Options that differ from the variant's defaults, as text."""
 
     @classmethod
-    def of(cls, rules: Rules) -> Table:
+    def of(cls, rules: Rules) -> SimTable:
         """The table of ``rules``."""
         return cls(rules.variant, rules.players, tuple(sorted(rules.options_text(changed_only=True).items())))
 
@@ -85,7 +85,7 @@ class Table:
 
 
 @cache
-def _rules(table: Table) -> Rules:
+def _rules(table: SimTable) -> Rules:
     return make_rules(table.variant, table.players, **dict(table.options))
 
 
@@ -236,7 +236,7 @@ class GameStats:
         return len(self.money)
 
 
-def play_job(table: Table, job: GameJob, *, max_deals: int | None = None, track: bool = False,
+def play_job(table: SimTable, job: GameJob, *, max_deals: int | None = None, track: bool = False,
              records: Path | None = None, base_seed: int | None = None) -> GameStats:
     """Play the game of ``job`` at ``table`` and sum it up."""
     rules = table.rules()
@@ -395,7 +395,7 @@ def summarise(game: Game, job: GameJob, *, track: bool = False) -> GameStats:
 
 @dataclass(frozen=True, slots=True)
 class _Batch:
-    table: Table
+    table: SimTable
     jobs: tuple[GameJob, ...]
     max_deals: int | None
     track: int
@@ -431,7 +431,7 @@ def batch_size(games: int, slots: int) -> int:
 
 
 def run_jobs(
-    table: Table,
+    table: SimTable,
     jobs: Sequence[GameJob],
     *,
     workers: int = 1,
@@ -497,7 +497,7 @@ def run_jobs(
 __all__ = [
     "GameJob",
     "GameStats",
-    "Table",
+    "SimTable",
     "batch_size",
     "bot_spec",
     "check_bot",

@@ -34,7 +34,7 @@ from mushka.bots import BOTS, make_bot
 from mushka.errors import MushkaError
 from mushka.rules import make_rules
 from mushka.sim.executors import CLUSTER_HELP, Backend, check_cluster, open_backend
-from mushka.sim.play import GameStats, Table, default_jobs, run_jobs, seat_bots, simulation_jobs
+from mushka.sim.play import GameStats, SimTable, default_jobs, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.stats import mean_ci, proportion_ci
 from mushka.sim.summary import unluckiest
 
@@ -85,7 +85,7 @@ def measure(config: Config, sessions: int, *, seed: int = 1, workers: int = 1,
     # Rotation spreads an odd bot over every seat; a table of one bot is unchanged by it.
     jobs = simulation_jobs(seats, sessions, seed, rotate=len(set(seats)) > 1)
     began = time.perf_counter()
-    games = run_jobs(Table.of(rules), jobs, workers=workers, backend=backend)
+    games = run_jobs(SimTable.of(rules), jobs, workers=workers, backend=backend)
     seconds = time.perf_counter() - began
     per_session = [sum(1 for m in g.money if m >= 0) / g.players for g in games]
     seat_games = sum(g.players for g in games)

@@ -1,11 +1,11 @@
 """Terminal play (``mushka play``): one person against bots, keyboard only.
 
-:class:`~mushka.tui.table.Table` runs the game and keeps the human's log;
+:class:`~mushka.tui.table.TerminalTable` runs the game and keeps the human's log;
 :mod:`mushka.tui.render` turns the human's view into text;
 :class:`~mushka.tui.app.PlayApp` is the Textual application around them.
 """
 
 from mushka.tui.app import PlayApp
-from mushka.tui.table import SetupError, Table, bots_for, default_bot, player_name, split_bot_specs
+from mushka.tui.table import SetupError, TerminalTable, bots_for, default_bot, player_name, split_bot_specs
 
-__all__ = ["PlayApp", "SetupError", "Table", "bots_for", "default_bot", "player_name", "split_bot_specs"]
+__all__ = ["PlayApp", "SetupError", "TerminalTable", "bots_for", "default_bot", "player_name", "split_bot_specs"]

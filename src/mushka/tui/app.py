@@ -2,7 +2,7 @@
 
 :class:`PlayApp` shows the game screen (:class:`GameScreen`) and drives the
 bots.  The human's keys become actions that go to the engine's checked path
-through :class:`~mushka.tui.table.Table`; a refusal is shown with the
+through :class:`~mushka.tui.table.TerminalTable`; a refusal is shown with the
 engine's own message (rule id first) and nothing changes.  Bots move one at
 a time, after a short delay so that a person can follow, each choosing in a
 worker thread from its own seat's view.  When a deal ends its summary is
@@ -33,7 +33,7 @@ from mushka.tui import dealend, render
 from mushka.tui.moves import Mode, Selection, active_cards, confirm_action, first_active, hand_in_order, has_kind
 from mushka.tui.rulesinfo import rules_summary
 from mushka.tui.screens import ActionInputScreen, ConfirmScreen, TextScreen
-from mushka.tui.table import Table
+from mushka.tui.table import TerminalTable
 
 # Keys typed with a Russian keyboard layout reach the same actions.
 _RU_LAYOUT = {"p": "з", "s": "ы", "t": "е", "d": "в", "f": "а", "h": "р", "q": "й"}
@@ -172,12 +172,12 @@ class GameScreen(Screen[None]):
 
 
 class PlayApp(App[Path | None]):
-    """``mushka play``: the game screen over a :class:`Table`; returns the record's path."""
+    """``mushka play``: the game screen over a :class:`TerminalTable`; returns the record's path."""
 
     TITLE = "mushka"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, table: Table, *, lang: str = "en", delay: float = 0.6,
+    def __init__(self, table: TerminalTable, *, lang: str = "en", delay: float = 0.6,
                  save_path: Path | None = None, trick_pause: float | None = None) -> None:
         """Play ``table`` in ``lang``; bots wait ``delay`` seconds before each move, and
         ``trick_pause`` more (twice ``delay`` unless given) before leading after a trick

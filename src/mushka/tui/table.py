@@ -1,6 +1,6 @@
 """The game at the terminal, without the terminal: one human seat, bots at the others.
 
-:class:`Table` owns the :class:`~mushka.match.Game` and is the only thing
+:class:`TerminalTable` owns the :class:`~mushka.match.Game` and is the only thing
 that changes it.  Every action, the human's and the bots', goes through the
 checked :meth:`Game.apply` with the acting seat, so an illegal choice raises
 the engine's :class:`~mushka.errors.IllegalActionError` (which names the rule)
@@ -141,7 +141,7 @@ def bots_for(specs: Sequence[str], players: int, human: int) -> list[Bot | None]
     return bots
 
 
-class Table:
+class TerminalTable:
     """A game between one human seat and bots; see the module docstring."""
 
     rules: Rules
