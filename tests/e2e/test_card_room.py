@@ -23,7 +23,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 @pytest.fixture
 def stacked(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
     """Make the next games the server starts deal stacked decks (N4) from a chosen dealer."""
-    import mushka.server.table as table_module
+    import mushka.server.table.actor as table_module
 
     original = table_module.new_game
 

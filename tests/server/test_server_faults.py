@@ -48,8 +48,8 @@ def act_once(players: list[Player], rng: random.Random) -> Player:
 def test_p14_a_change_is_sent_only_once_stored_and_the_table_waits_meanwhile(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("mushka.server.writer.RETRY_DELAYS", (0.0, 0.0, 0.0))
-    monkeypatch.setattr("mushka.server.tablesave.STALL_RETRY", 0.05)
-    monkeypatch.setattr("mushka.server.tablesave.STALL_RETRY_MAX", 0.1)
+    monkeypatch.setattr("mushka.server.table.storage.STALL_RETRY", 0.05)
+    monkeypatch.setattr("mushka.server.table.storage.STALL_RETRY_MAX", 0.1)
     cfg = config(tmp_path)
     store = FlakyStore(cfg.database_url)
     with TestClient(create_app(cfg, store=store)) as client:
@@ -106,7 +106,7 @@ def test_p14_a_change_is_sent_only_once_stored_and_the_table_waits_meanwhile(
 def test_a_long_lock_on_the_database_does_not_stop_the_event_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("mushka.server.writer.RETRY_DELAYS", (0.05, 0.05, 0.05))
-    monkeypatch.setattr("mushka.server.tablesave.STALL_RETRY", 0.1)
+    monkeypatch.setattr("mushka.server.table.storage.STALL_RETRY", 0.1)
     with running(tmp_path) as client:
         made = create(client, variant="classic", players=3, seats=["me"] * 3, start=True, options=CALM)
         table_id = made["table"]["id"]

@@ -444,7 +444,7 @@ def test_c22_a_game_won_by_the_first_deal_ends_the_table_at_once(client: TestCli
     hearts = ["AS", "7H", "8H", "9H", "TH"]
     rest = [c.code for c in make_rules("classic", 3).deck_cards if c.code not in hearts]
     deck = [hearts[k // 3] if k % 3 == 0 and k < 15 else rest.pop(0) for k in range(32)]
-    monkeypatch.setattr("mushka.server.table.new_game",
+    monkeypatch.setattr("mushka.server.table.actor.new_game",
                         lambda rules, rng: new_game(rules, first_dealer=0, decks=[deck]))
     made = create(client, seats=["me", "bot", "bot"], variant="classic", start=True)  # C22 as by default
     table_id, token = made["table"]["id"], made["tokens"][0]["token"]
@@ -463,7 +463,7 @@ def test_updates_carry_only_what_changed_and_name_the_players(client: TestClient
 
     # Seat 2 deals, so seat 0 is the eldest and declares first: his declaration cannot end the
     # deal (C7, C9, C10), and only then are the records and history unchanged by it.
-    monkeypatch.setattr("mushka.server.table.new_game",
+    monkeypatch.setattr("mushka.server.table.actor.new_game",
                         lambda rules, rng: new_game(rules, rng=rng, first_dealer=2))
     table_id, (token,) = table_of(client, ["me", "bot:random", "bot:random"], variant="classic", start=True,
                                   name="Anna")

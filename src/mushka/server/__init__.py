@@ -7,10 +7,9 @@ server owns no rules: it asks the engine.
 
 * :mod:`~mushka.server.protocol`: the typed, versioned messages;
 * :mod:`~mushka.server.bodies`: the HTTP API's bodies;
-* :mod:`~mushka.server.table`: one table, run as an actor (one lock);
+* :mod:`~mushka.server.table`: one table, run as an actor (one lock), and its parts (storage,
+  seats, connections, the social side, take-backs);
 * :mod:`~mushka.server.seating`: its seats, its connections and the seat tokens;
-* :mod:`~mushka.server.tablesave`: how a table stores itself, and its stall (P14);
-* :mod:`~mushka.server.tablelobby`: a waiting table's seats, its start and its rematch (P8);
 * :mod:`~mushka.server.seatviews`: the views sent, and what changed in them;
 * :mod:`~mushka.server.wire`: events and sentences in their wire form;
 * :mod:`~mushka.server.lobby`: making, finding and listing tables;

@@ -28,7 +28,7 @@ from mushka.server.texts import ProtocolError
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
 if TYPE_CHECKING:
-    from mushka.server.tablesocial import TableSocial
+    from mushka.server.table.social import TableSocial
 
 log = logging.getLogger("mushka.server")
 

@@ -18,8 +18,8 @@ from mushka.server.config import ServerConfig
 from mushka.server.protocol import RequestId, Resumed, State, Welcome
 from mushka.server.seating import ACCOUNT_SEAT, Client, Seat, TableMoved, hash_token, now
 from mushka.server.seatviews import ViewTracker
-from mushka.server.tablelobby import TableSeats
-from mushka.server.tablesocial import TableSocial
+from mushka.server.table.seats import TableSeats
+from mushka.server.table.social import TableSocial
 from mushka.server.texts import ProtocolError
 
 log = logging.getLogger("mushka.server")

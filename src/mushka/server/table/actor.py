@@ -16,7 +16,7 @@ per (seat, language) and sent as text to each connection that wants it;
 
 Bots play from their own seat's view, in a worker thread, one task per
 table; a person who has been away longer than the grace time gets a bot in
-his place until he comes back (:mod:`mushka.server.tableconnections`).
+his place until he comes back (:mod:`mushka.server.table.connections`).
 """
 
 from __future__ import annotations
@@ -55,11 +55,11 @@ from mushka.server.protocol import (
 from mushka.server.seating import LANGS, Client, Scripted, Seat, now, seat_kind
 from mushka.server.seatviews import Audience, ViewTracker
 from mushka.server.store import ABANDONED, GameRating, Save, TableSnapshot, TableStore
-from mushka.server.tableconnections import TableConnections
-from mushka.server.tablelobby import Build
-from mushka.server.tablesave import deal_json
-from mushka.server.tablesocial import TableSocial
-from mushka.server.takeback import TableTakeBack, Undoable, allowed, undoable, wait_left
+from mushka.server.table.connections import TableConnections
+from mushka.server.table.seats import Build
+from mushka.server.table.social import TableSocial
+from mushka.server.table.storage import deal_json
+from mushka.server.table.takeback import TableTakeBack, Undoable, allowed, undoable, wait_left
 from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
@@ -157,7 +157,7 @@ class ServerTable(TableConnections, TableTakeBack):
         self.social = TableSocial(self, turn_seconds, bank_seconds, presence=self._presence, wake=self._wake.set,
                                   check_storage=self._check_storage, closed=lambda: self._closed,
                                   keep=self._keep_chat)
-        """P15, P16: the turn timer and the chat (see :mod:`mushka.server.tablesocial`)."""
+        """P15, P16: the turn timer and the chat (see :mod:`mushka.server.table.social`)."""
         self._chat_saves: set[asyncio.Task[None]] = set()
         self.plan: tuple[int, tuple[str, ...]] | None = None
         """A first dealer and first deck the game starts with (the tutorial's stacked deal, N4)."""
@@ -176,7 +176,7 @@ class ServerTable(TableConnections, TableTakeBack):
         self.takeback = takeback
         """P21: the players may take back their last card although other people play."""
         self.undoable: Undoable | None = None
-        """P21: the card that may be taken back now (see :mod:`mushka.server.takeback`)."""
+        """P21: the card that may be taken back now (see :mod:`mushka.server.table.takeback`)."""
 
     # --- building ----------------------------------------------------------------------
 
@@ -582,7 +582,7 @@ class ServerTable(TableConnections, TableTakeBack):
         if ended is not None:
             self._game_over()
 
-    # --- the social side (mushka.server.tablesocial) -------------------------------------
+    # --- the social side (mushka.server.table.social) -------------------------------------
 
     def _keep_chat(self, number: int, text: str) -> None:
         """Store a chat line beside the table (not waited for: chat is not a change of the game,

@@ -45,8 +45,8 @@ from mushka.rules import Rules
 from mushka.server.protocol import Lang, RequestId, SeatKind, State, TakenBack
 from mushka.server.seating import LANGS, Client
 from mushka.server.seatviews import ViewTracker
-from mushka.server.tablesave import TableStorage, deal_json
-from mushka.server.tablesocial import TableSocial
+from mushka.server.table.social import TableSocial
+from mushka.server.table.storage import TableStorage, deal_json
 from mushka.server.texts import ProtocolError
 
 log = logging.getLogger("mushka.server")

@@ -2,7 +2,7 @@
 
 A mixin of :class:`mushka.server.table.ServerTable`: every public method takes the
 table's lock, and every change of the seats is stored before it is sent, as
-any other change of the table (:mod:`mushka.server.tablesave`).  Dealing the
+any other change of the table (:mod:`mushka.server.table.storage`).  Dealing the
 first deal is the table's own (``_start``).
 """
 
@@ -21,7 +21,7 @@ from mushka.server.config import ServerConfig
 from mushka.server.protocol import Lang, Moved, Welcome
 from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token, now
 from mushka.server.store import ABANDONED, GameRating
-from mushka.server.tablesave import HasWriter, TableStorage
+from mushka.server.table.storage import HasWriter, TableStorage
 from mushka.server.texts import ProtocolError
 
 log = logging.getLogger("mushka.server")
