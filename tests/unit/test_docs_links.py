@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
+PAGES = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 LINK = re.compile(r"\]\(([^)\s#]*)(?:#([^)\s]+))?\)")
 HEADING = re.compile(r"^(#{1,6}) (.*)$")
 
