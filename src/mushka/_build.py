@@ -38,6 +38,7 @@ from types import ModuleType
 # not allow), and so do the catalogues of texts (i18n, rules/texts: looked up, never looped
 # over).  setup.py reads this tuple from the text, so it stays a literal: one dotted name a line.
 COMPILED: tuple[str, ...] = (
+    "mushka._pickle",
     "mushka.cards",
     "mushka.match",
     "mushka.match_types",

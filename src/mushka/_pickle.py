@@ -3,10 +3,12 @@
 A frozen dataclass compiled by mypyc gets mypyc's own ``__setstate__``, which sets
 each field with ``setattr`` and so trips the dataclass's frozen ``__setattr__``:
 such an object pickled but never unpickled (the server's bot workers receive views,
-actions and events).  The core's frozen dataclasses therefore reduce themselves to
-their constructor and its arguments, which both builds unpickle alike.
+actions and events).  The core's frozen dataclasses therefore derive from
+:class:`FrozenValue`, which reduces them to their constructor and its arguments,
+so that both builds unpickle them alike.
 
-This module stays interpreted and uses the standard library only.
+Compiled with the core (a compiled class can only derive from a compiled one);
+standard library only.
 """
 
 from __future__ import annotations
@@ -15,6 +17,15 @@ from dataclasses import fields
 from typing import Any
 
 
-def reduce_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
-    """``__reduce__`` of a frozen dataclass: its class and its init fields, in order."""
-    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj) if f.init)
+class FrozenValue:
+    """Base of the core's frozen dataclasses: pickled as their class and init fields.
+
+    A base class rather than a decorator: a compiled class cannot be given a method
+    after it is made.
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """The class and its init fields, in order (see the module docstring)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self) if f.init)  # type: ignore[arg-type]

@@ -9,9 +9,8 @@ that front ends and bots can read them without the machinery that makes them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.engine import DealResult, DealView, Event
 from mushka.engine.wording import Names, per_seat, seat_params
 from mushka.i18n import add_texts, tr
@@ -58,7 +57,7 @@ class GameEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult:
+class GameResult(FrozenValue):
     """How a partie or session ended."""
 
     winner: int | None
@@ -85,13 +84,9 @@ class GameResult:
             "ended_by_mushka": self.ended_by_mushka, "truncated": self.truncated,
         }
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
-
 
 @dataclass(frozen=True, slots=True)
-class GameView:
+class GameView(FrozenValue):
     """One seat's view of the whole game: the current deal and the score sheet."""
 
     deal: DealView
@@ -128,10 +123,6 @@ class GameView:
             "games": self.games,
             "result": None if self.result is None else self.result.to_json(),
         }
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 add_texts({

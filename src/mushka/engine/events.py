@@ -11,9 +11,8 @@ terminal all show events only through :meth:`Event.seen_by`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
 
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.cards import Card, Suit, format_cards
 from mushka.engine.types import DealResult
 from mushka.engine.wording import SEAT_FIELDS, Names, count_cards, per_seat, seat_name, seat_params, sentence
@@ -46,7 +45,7 @@ def _fmt(value: object, lang: str, names: Names = None) -> object:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(FrozenValue):
     """Base class of all events.
 
     A subclass lists in ``_private`` the fields that only its owner (the seat
@@ -100,10 +99,6 @@ class Event:
     def name(self) -> str:
         """The event's type name (used on the wire)."""
         return type(self).__name__
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)

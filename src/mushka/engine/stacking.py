@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.cards import CARDS, Card, parse_card, parse_cards
 from mushka.errors import ChanceError, ParseError
 from mushka.i18n import add_texts, tr
@@ -36,7 +35,7 @@ CardsSpec = Sequence[Card | str] | str
 
 
 @dataclass(frozen=True, slots=True)
-class Stack:
+class Stack(FrozenValue):
     """What a stacked deck deals: each seat's hand, the turned card, the talon."""
 
     dealer: int
@@ -46,10 +45,6 @@ class Stack:
     """C5: the turned-up trump card (``None`` in kopilka, K5)."""
     talon: tuple[Card, ...]
     """The talon, top first."""
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 def stack_deck(

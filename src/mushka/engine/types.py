@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
 
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.cards import Card
 from mushka.engine.wording import Names, per_seat, seat_params
 from mushka.i18n import add_texts, tr
@@ -44,7 +43,7 @@ class Phase(IntEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class TrickRecord:
+class TrickRecord(FrozenValue):
     """A completed trick: who played what, the led suit, the winner (K17)."""
 
     leader: int
@@ -54,13 +53,9 @@ class TrickRecord:
     privileged: bool
     value: int = 0
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
-
 
 @dataclass(frozen=True, slots=True)
-class DealResult:
+class DealResult(FrozenValue):
     """The settlement of one deal.  Fields that do not apply to a variant stay at
     their neutral value (zeros, ``None``, ``False``)."""
 
@@ -138,10 +133,6 @@ class DealResult:
                 lone=self.lone, privileged_holder=self.privileged_holder,
             )
         return out
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 add_texts({

@@ -10,9 +10,8 @@ holds a card of another seat that the rules keep hidden (§4 of RULES).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
 
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.cards import Card, Suit
 from mushka.engine.actions import Action
 from mushka.engine.events import Event
@@ -21,7 +20,7 @@ from mushka.rules.model import Rules
 
 
 @dataclass(frozen=True, slots=True)
-class DealView:
+class DealView(FrozenValue):
     """A seat's (or a spectator's, ``seat=None``) knowledge of one deal."""
 
     rules: Rules
@@ -154,10 +153,6 @@ class DealView:
                 pot=self.pot, balances=list(self.balances), takebacks=self.takebacks,
             )
         return out
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 def event_cards(event: Event) -> list[Card]:

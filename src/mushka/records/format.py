@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar
 
 import mushka.records.texts  # noqa: F401  (the record's messages, in English and Russian)
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.cards import Card, parse_cards
 from mushka.engine import Action, Deal, new_deal, unstack_deck
 from mushka.errors import MushkaError, RecordError
@@ -55,7 +55,7 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(FrozenValue):
     """One deal of a record: dealer, stacked deck, chance picks, actions."""
 
     dealer: int
@@ -80,13 +80,9 @@ class DealRecord:
             out["state"] = dict(self.state)
         return out
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class Record(FrozenValue):
     """A game (partie or kopilka session) or a single deal, replayable."""
 
     variant: str
@@ -226,10 +222,6 @@ class Record:
             deals=deals, level=level, first_dealer=first_dealer, seats=tuple(seats),
             result=result, meta=meta,
         )
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 def _option_text(value: str | int | bool) -> str:

@@ -16,15 +16,15 @@ are hooks of the deal classes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from mushka._pickle import reduce_fields
+from mushka._pickle import FrozenValue
 from mushka.cards import Card
 from mushka.errors import OptionsError
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
+class Variant(FrozenValue):
     """A variant's name, aliases, titles, table sizes and privileged card."""
 
     name: str
@@ -43,10 +43,6 @@ class Variant:
     def name_in(self, lang: str = "en") -> str:
         """The title, as messages render a variant."""
         return self.title(lang)
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # mypyc's own unpickling cannot set a frozen dataclass's fields (mushka._pickle).
-        return reduce_fields(self)
 
 
 VARIANTS: Final[dict[str, Variant]] = {
