@@ -46,7 +46,7 @@ level does not rest on those few alone, at the tables where `strong` was
 measured against the club field before (kopilka 4 and classic and
 mistigri 3 on seeds 400-447 and 800-847, classic 5 on 400-447 and
 800-847, mistigri 5 and classic and mistigri 7 on 400-447;
-``bench/results-bots-2026-12-02.jsonl`` and ``-04``) its decision pools
+``bench/results/bots-2026-12-02.jsonl`` and ``-04``) its decision pools
 those seeds with the new ones, as the expert's does at the tables of four.
 One of those seeds is replayed after the runs to check that today's code
 plays it as stored (else they are not pooled).
@@ -62,14 +62,14 @@ that table among its own and those below it (so a level is never measured
 weaker than the one below it where it is offered, and a tie costs
 nothing).  At classic 4 and mistigri 4, where ``strong`` and the expert
 were measured before on seeds 600-647 and 1000-1239 (288 paired seeds,
-``bench/results-bots-2026-12-04.jsonl`` and ``-05``), the expert's
+``bench/results/bots-2026-12-04.jsonl`` and ``-05``), the expert's
 decision pools those seeds with the new ones, as planned here; the rows
 pooled are copied into the results file with their source.  Before the
 runs, ``strong`` replays seed 1000 of classic 4 to check that today's code
 gives the stored result (else nothing is pooled).
 
-    python bench/levels_order.py --json bench/results-levels-2026-12-07.jsonl --until 18:10
-    python bench/levels_order.py --summary bench/results-levels-2026-12-07.jsonl
+    python bench/levels_order.py --json bench/results/levels-2026-12-07.jsonl --until 18:10
+    python bench/levels_order.py --summary bench/results/levels-2026-12-07.jsonl
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ PLAN: list[tuple[str, str, int, tuple[str, ...], int, int]] = [
 ]
 STAGE_D: list[tuple[str, int, int, int]] = []  # dropped at 17:16 UTC (the docstring)
 POOLED = {("classic", 4), ("mistigri", 4)}
-EARLIER = ["bench/results-bots-2026-12-04.jsonl", "bench/results-bots-2026-12-05.jsonl"]
-EARLIER_STRONG = ["bench/results-bots-2026-12-02.jsonl", "bench/results-bots-2026-12-04.jsonl"]
+EARLIER = ["bench/results/bots-2026-12-04.jsonl", "bench/results/bots-2026-12-05.jsonl"]
+EARLIER_STRONG = ["bench/results/bots-2026-12-02.jsonl", "bench/results/bots-2026-12-04.jsonl"]
 
 
 def spec_of(level_id: str) -> str:

@@ -35,7 +35,7 @@ Run with the bench extra installed (``pip install -e '.[bench]'``)::
     python bench/openspiel_compare.py --seconds 3 --rounds 5 [--json] [--results FILE --label TEXT]
 
 ``--results`` appends the run as one JSON line (with the date, the commit and ``--label``)
-to a file of results, ``bench/results-openspiel-compare-<date>.jsonl`` by convention.
+to a file of results, ``bench/results/openspiel-compare-<date>.jsonl`` by convention.
 """
 
 from __future__ import annotations

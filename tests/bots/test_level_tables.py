@@ -25,7 +25,7 @@ from mushka.errors import OptionsError
 from mushka.rules.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "bench" / "results-levels-2026-12-07.jsonl"
+RESULTS = ROOT / "bench" / "results" / "levels-2026-12-07.jsonl"
 FIELD = "heuristic"
 
 

@@ -171,7 +171,7 @@ LEVELS: tuple[Level, ...] = (
     Level("casual", "novice:mistakes=0.02,slips=0.15,memory=0.6,eager=0.2", -14.2),
     Level("club", "heuristic", 0.0),
     # Where a level plays another spec: by the rule of the measurement of the order at every table
-    # (docs/bots.md, "The levels' order at every table"; bench/results-levels-2026-12-07.jsonl): a level
+    # (docs/bots.md, "The levels' order at every table"; bench/results/levels-2026-12-07.jsonl): a level
     # whose mean over the level below, paired, is below zero at a table plays the spec below it there.
     Level("strong", "search:iterations=600,seconds=0.3", 9.3, tables=(
         ("classic", 7, "heuristic"),  # − club −0.3 [−5.2, +4.5] over 50 seeds
