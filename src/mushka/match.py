@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from mushka.cards import Card
 from mushka.engine import Action, Deal, DealResult, Event, new_deal
@@ -29,6 +29,7 @@ from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import IllegalActionError
 from mushka.i18n import add_texts
 from mushka.match_types import DealStarted, GameEnded, GameResult, GameView, RecordsWritten
+from mushka.rules.choices import AllPass
 from mushka.rules.model import Rules
 
 __all__ = [
@@ -65,6 +66,7 @@ class Game:
         self,
         rules: Rules,
         *,
+        max_deals: int | None = None,
         rng: random.Random | int | None = None,
         first_dealer: int | None = None,
         decks: Sequence[DeckSpec] = (),
@@ -77,7 +79,9 @@ class Game:
         """Start a game.  ``first_dealer`` is drawn by lot unless given (C4);
         ``decks`` and ``picks`` force the chance outcomes of the deals in order.
 
-        With ``chance_steps`` a deal beyond the forced decks is not dealt by
+        ``max_deals`` is a partie's optional safety limit for simulations (no rule
+        limits the length of a partie; a session has its games, K4).  With
+        ``chance_steps`` a deal beyond the forced decks is not dealt by
         the game: the game waits (:attr:`waiting_dealer`) until the caller
         deals it step by step and hands it over with :meth:`start_deal`;
         ``first_deal`` is the first deal, dealt that way
@@ -85,6 +89,7 @@ class Game:
         """
         if _blank:
             return  # Game.copy fills in every attribute (see there)
+        self._configure(rules, max_deals)
         self.rules = rules
         self.n = rules.players
         self._rng = random.Random(rng) if not isinstance(rng, random.Random) else rng
@@ -97,7 +102,7 @@ class Game:
             first_dealer = self._rng.randrange(self.n)  # C4: the first dealer by lot
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.n:
             # The dealer is a seat of the table: C4 (the deal passes round), K4 (each deals once).
-            raise IllegalActionError("bad_seat", rule="C4" if rules.has_trumps else "K4",
+            raise IllegalActionError("bad_seat", rule=rules.info.dealer_rule,
                                      seat=first_dealer, players=self.n)
         self.first_dealer = first_dealer
         self._decks = list(decks)
@@ -111,7 +116,7 @@ class Game:
         self._start()
         if first_deal is not None:
             if first_deal.rules != rules or first_deal.dealer != first_dealer or first_deal.actions:
-                raise IllegalActionError("bad_first_deal", rule="C4" if rules.has_trumps else "K4",
+                raise IllegalActionError("bad_first_deal", rule=rules.info.dealer_rule,
                                          seat=first_deal.dealer)
             self.deal = first_deal
             self._game_events.append((0, DealStarted(1, first_dealer, self._deals_planned())))
@@ -120,6 +125,10 @@ class Game:
         self._advance()
 
     # --- hooks -------------------------------------------------------------------
+
+    @abstractmethod
+    def _configure(self, rules: Rules, max_deals: int | None) -> None:
+        """Refuse the rules of another kind of game; keep the sheet's settings."""
 
     def _deals_planned(self) -> int:
         """How many deals the game has by rule (0: until somebody wins)."""
@@ -210,14 +219,9 @@ class Game:
             self._advance(events)
         return events
 
+    @abstractmethod
     def _end_rule(self) -> str:
         """The rule by which the finished game ended (§4: a refusal names one)."""
-        result = self._result
-        if not self.rules.has_trumps:
-            return "K4"  # a session is four games (or session_games)
-        if result is not None and result.ended_by_mushka:
-            return "MI13" if self.rules.is_mistigri else "C22"
-        return "C20"  # a record reached zero
 
     def apply_unchecked(self, action: Action) -> None:
         """The fast path: apply an action taken from :meth:`legal_actions`."""
@@ -261,7 +265,7 @@ class Game:
     def start_deal(self, deal: Deal) -> list[Event]:
         """Go on with ``deal``, dealt step by step for :attr:`waiting_dealer`; the events it starts with."""
         if self._waiting < 0 or deal.dealer != self._waiting or deal.rules != self.rules or deal.actions:
-            raise IllegalActionError("bad_first_deal", rule="C4" if self.rules.has_trumps else "K4",
+            raise IllegalActionError("bad_first_deal", rule=self.rules.info.dealer_rule,
                                      seat=deal.dealer)
         index = len(self.finished)
         self._waiting = -1
@@ -276,7 +280,7 @@ class Game:
         """Replace the current deal by ``deal``, the same deal rebuilt by the caller after
         a chance step (a K7 pick dealt step by step); score it if it is over."""
         if deal.rules != self.rules or deal.dealer != self.deal.dealer or self._waiting >= 0:
-            raise IllegalActionError("bad_first_deal", rule="C4" if self.rules.has_trumps else "K4",
+            raise IllegalActionError("bad_first_deal", rule=self.rules.info.dealer_rule,
                                      seat=deal.dealer)
         self.deal = deal
         out: list[Event] = []
@@ -330,30 +334,16 @@ class Partie(Game):
     side: list[int]
     max_deals: int | None
 
-    def __init__(
-        self,
-        rules: Rules,
-        *,
-        max_deals: int | None = None,
-        rng: random.Random | int | None = None,
-        first_dealer: int | None = None,
-        decks: Sequence[DeckSpec] = (),
-        picks: Sequence[Sequence[Card | str | int]] = (),
-        record_events: bool = True,
-        chance_steps: bool = False,
-        first_deal: Deal | None = None,
-        _blank: bool = False,
-    ) -> None:
-        """Start a partie; ``max_deals`` is an optional safety limit for
-        simulations (no rule limits the length of a partie).  The other
-        arguments are :class:`Game`'s."""
-        if not rules.has_trumps:
+    def _configure(self, rules: Rules, max_deals: int | None) -> None:
+        if rules.info.game != "partie":
             raise TypeError("a partie is played in classic or mistigri; use Session for kopilka")
         self.max_deals = max_deals
-        # Keywords spelled out, not **kwargs: the compiled build passes them on natively.
-        super().__init__(rules, rng=rng, first_dealer=first_dealer, decks=decks, picks=picks,
-                         record_events=record_events, chance_steps=chance_steps, first_deal=first_deal,
-                         _blank=_blank)
+
+    def _end_rule(self) -> str:
+        result = self._result
+        if result is not None and result.ended_by_mushka:
+            return self.rules.info.mushka_rule  # C22, MI13
+        return "C20"  # a record reached zero
 
     def _start(self) -> None:
         self.records = [self.rules.initial_record] * self.n  # C16
@@ -394,7 +384,7 @@ class Partie(Game):
             winner = min(range(n), key=lambda s: (self.records[s], (s - eldest) % n))
             self._settle(winner, truncated=True)
             return None
-        if result.all_passed and self.rules.all_pass == "same_dealer":
+        if result.all_passed and self.rules.all_pass is AllPass.SAME_DEALER:
             return result.dealer  # C9 option: the same dealer deals again
         return (result.dealer + 1) % n  # C4
 
@@ -436,27 +426,15 @@ class Session(Game):
     games: int = 4
     """Games in the session: K4's four, or ``rules.session_games``."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        *,
-        rng: random.Random | int | None = None,
-        first_dealer: int | None = None,
-        decks: Sequence[DeckSpec] = (),
-        picks: Sequence[Sequence[Card | str | int]] = (),
-        record_events: bool = True,
-        chance_steps: bool = False,
-        first_deal: Deal | None = None,
-        _blank: bool = False,
-    ) -> None:
-        """Start a session: every player pays the ante into the pot (K3).
-        The arguments are :class:`Game`'s."""
-        if rules.has_trumps:
+    def _configure(self, rules: Rules, max_deals: int | None) -> None:
+        if rules.info.game != "session":
             raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
+        if max_deals is not None:
+            raise TypeError("a session has its games (K4, option session_games), not max_deals")
         self.games = rules.session_games  # K4 (set before the first deal is planned)
-        super().__init__(rules, rng=rng, first_dealer=first_dealer, decks=decks, picks=picks,
-                         record_events=record_events, chance_steps=chance_steps, first_deal=first_deal,
-                         _blank=_blank)
+
+    def _end_rule(self) -> str:
+        return "K4"  # a session is four games (or session_games)
 
     def _deals_planned(self) -> int:
         return self.games
@@ -534,11 +512,13 @@ def new_game(rules: Rules, **kwargs: Any) -> Game:
     if first_dealer is not None and (isinstance(first_dealer, bool) or not isinstance(first_dealer, int)
                                      or not 0 <= first_dealer < rules.players):
         # Named here, before the typed constructors (the compiled build enforces their types).
-        raise IllegalActionError("bad_seat", rule="C4" if rules.has_trumps else "K4",
+        raise IllegalActionError("bad_seat", rule=rules.info.dealer_rule,
                                  seat=first_dealer, players=rules.players)
-    if rules.has_trumps:
-        return Partie(rules, **kwargs)
-    return Session(rules, **kwargs)
+    return _GAMES[rules.info.game](rules, **kwargs)
+
+
+_GAMES: Final[dict[str, type[Game]]] = {"partie": Partie, "session": Session}
+"""The game of each :attr:`Variant.game <mushka.rules.variants.Variant.game>`."""
 
 
 add_texts({

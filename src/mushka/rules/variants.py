@@ -8,9 +8,11 @@ mistigri   мушка-мистигри               K♣ is the privileged card
 kopilka    мушка-копилка                4 players, no trumps, a money pot, 4 deals
 =========  ===========================  ===========================================
 
-A variant is metadata only; its defaults live with each option in
-:mod:`mushka.rules.options`, and the few behaviours that data cannot express
-are hooks of the deal classes.
+A variant is metadata and the answers callers need about its structure (is
+there a trump suit, is the game a partie or a session, which rule names the seats,
+the dealer, the turn of play and a мушка won), so that no caller asks which variant
+it has; its option defaults live with each option in :mod:`mushka.rules.options`,
+and the behaviours that data cannot express are hooks of the deal and game classes.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from mushka.errors import OptionsError
 
 @dataclass(frozen=True, slots=True)
 class Variant(FrozenValue):
-    """A variant's name, aliases, titles, table sizes and privileged card."""
+    """A variant's name, aliases, titles, table sizes, privileged card and structure."""
 
     name: str
     aliases: tuple[str, ...]
@@ -35,6 +37,18 @@ class Variant(FrozenValue):
     default_players: int
     privileged: Card
     rule_prefix: str
+    has_trumps: bool = True
+    """A trump suit and a turned-up card (C5-C6); kopilka has neither (K5)."""
+    game: str = "partie"
+    """The game above the deal: ``"partie"`` (C16-C22) or ``"session"`` (K3-K4)."""
+    seat_rule: str = "C1"
+    """The rule that sets the table's seats (C1, K1)."""
+    dealer_rule: str = "C4"
+    """The rule by which the deal passes round (C4, K4)."""
+    play_rule: str = "C13"
+    """The rule that says whose turn it is in the trick play (C13, K11)."""
+    mushka_rule: str = ""
+    """The rule by which a special hand wins the мушка (C22, MI13; none in kopilka)."""
 
     def title(self, lang: str = "en") -> str:
         """The variant's title in ``lang``."""
@@ -49,14 +63,17 @@ VARIANTS: Final[dict[str, Variant]] = {
     "classic": Variant(
         "classic", ("classic", "обычная", "каноническая", "мушка", "mouche", "loo"),
         "Classic Mushka", "Обычная мушка", (3, 4, 5, 6, 7), 4, Card("AS"), "C",
+        mushka_rule="C22",
     ),
     "mistigri": Variant(
         "mistigri", ("mistigri", "мистигри", "мушка-мистигри"),
         "Mushka-mistigri", "Мушка-мистигри", (3, 4, 5, 6, 7), 4, Card("KC"), "MI",
+        mushka_rule="MI13",
     ),
     "kopilka": Variant(
         "kopilka", ("kopilka", "копилка", "мушка-копилка"),
         "Mushka-kopilka", "Мушка-копилка", (4,), 4, Card("AS"), "K",
+        has_trumps=False, game="session", seat_rule="K1", dealer_rule="K4", play_rule="K11",
     ),
 }
 """The variants by canonical name."""
