@@ -187,7 +187,7 @@ class Connection:
 
     async def _detach(self, table: ServerTable) -> None:
         """Leave the table; a signed-in account with no other connection there is no longer at it."""
-        await table.detach(self)
+        await table.connections.detach(self)
         if self.account is not None:
             others = sum(1 for c in table.clients if getattr(c, "account", None) == self.account)
             await presence.left(self.lobby, self, others)
@@ -287,7 +287,7 @@ class Connection:
             self.account_id = self.account.id
         for _ in range(3):
             try:
-                await self._table().attach(self, message.token, message.id, message.since)
+                await self._table().connections.attach(self, message.token, message.id, message.since)
                 break
             except TableMoved:
                 # The idle table left memory (or went to another node) while this connection
@@ -312,11 +312,11 @@ class Connection:
 
     async def on_set_seat(self, message: SetSeat) -> None:
         """P8: the host sets a seat."""
-        await self._table().set_seat(self, message.seat, message.bot)
+        await self._table().seating.set_seat(self, message.seat, message.bot)
 
     async def on_start(self, message: Start) -> None:
         """P8: the host starts the game."""
-        await self._table().start(self, message.fill)
+        await self._table().seating.start(self, message.fill)
 
     async def on_rematch(self, message: Rematch) -> None:
         """The same table again once its game is over (the lobby makes it)."""
@@ -324,7 +324,7 @@ class Connection:
 
     async def on_leave(self, message: Leave) -> None:
         """P8: give the seat up before the start."""
-        await self._table().leave(self)
+        await self._table().seating.leave(self)
 
     async def on_lang(self, message: SetLang) -> None:
         """Switch language; the state follows in it."""
@@ -338,7 +338,7 @@ class Connection:
 
     async def on_take_back(self, message: TakeBack) -> None:
         """P21: take back the card just played, while nobody has acted after it."""
-        await self._table().take_back(self, message.id)
+        await self._table().take_backs.take_back(self, message.id)
 
     async def on_chat(self, message: Chat) -> None:
         """P16: one line of table chat, within this connection's and this address's budgets."""

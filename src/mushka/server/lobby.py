@@ -244,7 +244,7 @@ class Lobby:
                 place = await asyncio.to_thread(self.store.placement, table_id)
             except Exception:  # the clients try the proxy's choice, which finds the owner
                 place = None
-            await table.hand_over(None if place is None else place.owner)
+            await table.seating.hand_over(None if place is None else place.owner)
             log.info("table %s: handed over to node %s", table_id, "?" if place is None else place.owner)
 
     def _lease_lost(self, table_id: str) -> None:
@@ -304,7 +304,7 @@ class Lobby:
         game = table.game
         result = None if game is None or game.result is None else game.result.to_json()
         self.ratings.add(table.id, table.rules.variant, [s.snapshot() for s in table.seats], result,
-                         table.game_rating())
+                         table.storage.game_rating())
 
     def board(self, name: str | None, limit: int, variant: str = "classic") -> RatingsReply:
         """The leaderboard of ``variant`` (``GET /api/ratings``)."""
@@ -429,7 +429,7 @@ class Lobby:
         table.address = address[:64]
         await self._store_new(table)
         if request.start or (table.autostart and all(s.kind != "open" for s in seats)):
-            await table.start_now()
+            await table.seating.start_now()
         log.info("table %s created: %s", table_id, rules)
         return CreateTableReply(
             table=table.info(lang),
@@ -456,7 +456,7 @@ class Lobby:
         async with self._rematching:
             if table.next is not None:
                 return
-            seats = table.rematch_seats(client)
+            seats = table.seating.rematch_seats(client)
             if self.live >= self.config.max_tables:
                 raise ProtocolError("full", rule="P12", what="tables")
             table_id = secrets.token_urlsafe(9)
@@ -469,8 +469,8 @@ class Lobby:
             )
             again.address, again.joined = table.address, table.joined
             await self._store_new(again)
-            await again.start_now()
-            await table.announce_next(table_id)
+            await again.seating.start_now()
+            await table.seating.announce_next(table_id)
             log.info("table %s: rematch at %s", table.id, table_id)
 
     async def _check_bot_tables(self, address: str) -> None:
@@ -506,7 +506,7 @@ class Lobby:
         for _ in range(3):
             table = await self.get(table_id)
             try:
-                index, token = await table.join(person_name(name), seat, account)
+                index, token = await table.seating.join(person_name(name), seat, account)
                 break
             except TableMoved:
                 continue
@@ -526,7 +526,7 @@ class Lobby:
                 raise ProtocolError("not_over", rule="P11", id=table_id)
             if table.game.result is None:  # ended with nobody there: no game to record
                 raise ProtocolError("no_record", rule="P12", id=table_id)
-            return table.record_text()
+            return table.storage.record_text()
         else:
             snap = await asyncio.to_thread(self.store.load, table_id[:32])
             if snap is None:

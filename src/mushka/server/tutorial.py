@@ -120,5 +120,5 @@ async def start_tutorial(lobby: Lobby, request: CreateTutorial, lang: str, addre
     table.unrated = "tutorial"  # a lesson, not a game: never rated (stored with its first save)
     for seat, script in BOT_SCRIPTS.items():
         table.scripted[seat] = ScriptBot(script)
-    await table.start_now()
+    await table.seating.start_now()
     return reply.model_copy(update={"table": table.info(lang)})

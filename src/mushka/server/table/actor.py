@@ -14,9 +14,16 @@ event (:meth:`~mushka.engine.Event.seen_by`).  Every message is built once
 per (seat, language) and sent as text to each connection that wants it;
 ``update`` carries only the new events and what changed in the view.
 
-Bots play from their own seat's view, in a worker thread, one task per
-table; a person who has been away longer than the grace time gets a bot in
-his place until he comes back (:mod:`mushka.server.table.connections`).
+The table is the state; its parts act on it, each through the few things
+of it that it needs (a host protocol): how it stores itself
+(:mod:`~mushka.server.table.storage`), its seats while it waits
+(:mod:`~mushka.server.table.seats`), its connections
+(:mod:`~mushka.server.table.connections`), its turn timer and chat
+(:mod:`~mushka.server.table.social`), take-backs
+(:mod:`~mushka.server.table.takeback`) and its bots
+(:mod:`~mushka.server.table.bots`): they play from their own seat's view, in
+the server's pool of worker processes, one task per table; a person who has
+been away longer than the grace time gets a bot in his place until he comes back.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from mushka.engine import Action, Event
-from mushka.errors import IllegalActionError, MushkaError, ParseError
+from mushka.errors import IllegalActionError, ParseError
 from mushka.i18n import tr
 from mushka.match import DealStarted, Game, new_game
 from mushka.records import FORMAT, Record, replay
@@ -55,11 +62,12 @@ from mushka.server.protocol import (
 from mushka.server.seating import LANGS, Client, Scripted, Seat, now, seat_kind
 from mushka.server.seatviews import Audience, ViewTracker
 from mushka.server.store import ABANDONED, GameRating, Save, TableSnapshot, TableStore
+from mushka.server.table.bots import TableBots
 from mushka.server.table.connections import TableConnections
-from mushka.server.table.seats import Build
+from mushka.server.table.seats import Build, TableSeats
 from mushka.server.table.social import TableSocial
-from mushka.server.table.storage import deal_json
-from mushka.server.table.takeback import TableTakeBack, Undoable, allowed, undoable, wait_left
+from mushka.server.table.storage import TableStorage, deal_json
+from mushka.server.table.takeback import TableTakeBack, allowed, undoable
 from mushka.server.texts import EngineText, ProtocolError, refusal
 from mushka.server.thinkers import Thinkers
 from mushka.server.wire import EventWriter, dumps, event_out, opening_events
@@ -92,7 +100,7 @@ class Services:
 
 
 
-class ServerTable(TableConnections, TableTakeBack):
+class ServerTable:
     """One table; see the module docstring."""
 
     def __init__(
@@ -138,24 +146,25 @@ class ServerTable(TableConnections, TableTakeBack):
         self.clients: set[Client] = set()
         self.last_seen = now()
         """When a connection last left (for evicting idle tables from memory)."""
-        self._rng = random.Random(secrets.randbits(64))
-        self._wake = asyncio.Event()
-        self._driver: asyncio.Task[None] | None = None
-        self._closed = False
+        self.bots = TableBots(self)
+        """The table's bot task (see :mod:`mushka.server.table.bots`)."""
+        self.wake = asyncio.Event()
+        """Set whenever a bot may be to act (the bot task waits for it)."""
+        self.closed = False
+        """Set when the table's tasks stop (shutdown, eviction, or another process took it over)."""
         self.evicted = False
         """Set when the lobby drops the table from memory; storage then holds the truth."""
         # The rules never change: their texts are made once.
         self._options_changed = rules.options_text(changed_only=True)
         self._rules_texts: dict[str, list[RuleOut]] = {}
         self._names: dict[str, list[str | None]] | None = None
-        self._views = ViewTracker()
-        self._unsaved = False
-        """A write failed: the next save stores the whole game again."""
-        self.stalled = False
-        """P14: a change waits for storage; the table takes no other meanwhile."""
+        self.views = ViewTracker()
+        """The views last sent to each audience (see :mod:`mushka.server.seatviews`)."""
+        self.storage = TableStorage(self)
+        """How the table stores itself, and P14's stall (see :mod:`mushka.server.table.storage`)."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
-        self.social = TableSocial(self, turn_seconds, bank_seconds, presence=self._presence, wake=self._wake.set,
-                                  check_storage=self._check_storage, closed=lambda: self._closed,
+        self.social = TableSocial(self, turn_seconds, bank_seconds, presence=self.presence, wake=self.wake.set,
+                                  check_storage=self.storage.check_storage, closed=lambda: self.closed,
                                   keep=self._keep_chat)
         """P15, P16: the turn timer and the chat (see :mod:`mushka.server.table.social`)."""
         self._chat_saves: set[asyncio.Task[None]] = set()
@@ -166,17 +175,25 @@ class ServerTable(TableConnections, TableTakeBack):
         self.address: str | None = None
         """The client address that made the table (P12's quotas of bots-only tables)."""
         self.joined: datetime | None = None if any(s.kind == "human" for s in seats) else created
-        """When a person first came (None: nobody yet; see :meth:`watch_unjoined`)."""
+        """When a person first came (None: nobody yet; see :meth:`TableSeats.watch_unjoined`)."""
         self._resumed_ms = 0
         """When the last change of a table taken over from storage was stored (the turn timer
         resumes with the time that was left then)."""
-        self._unjoined: asyncio.Task[None] | None = None
         self.unrated: str | None = None
         """Why the table's game will not be rated whatever happens (``tutorial``), if so."""
         self.takeback = takeback
         """P21: the players may take back their last card although other people play."""
-        self.undoable: Undoable | None = None
+        self.seating = TableSeats(self)
+        """P8: the seats while the table waits, its start, its rematch (see :mod:`mushka.server.table.seats`)."""
+        self.connections = TableConnections(self)
+        """P4: the connections seated or watching (see :mod:`mushka.server.table.connections`)."""
+        self.take_backs = TableTakeBack(self)
         """P21: the card that may be taken back now (see :mod:`mushka.server.table.takeback`)."""
+
+    @property
+    def stalled(self) -> bool:
+        """P14: a change waits for storage; the table takes no other meanwhile."""
+        return self.storage.stalled
 
     # --- building ----------------------------------------------------------------------
 
@@ -211,7 +228,7 @@ class ServerTable(TableConnections, TableTakeBack):
         if game is not None and not snap.deals:
             # Stored by the first schema, as one whole record: the first save writes the deal
             # rows that the journal's moves belong to.
-            table._unsaved = True
+            table.storage.unsaved = True
         table.next, table.address, table.joined = snap.next_id, snap.address, snap.joined
         if snap.rating is not None:
             stored = GameRating.loads(snap.rating)
@@ -237,7 +254,7 @@ class ServerTable(TableConnections, TableTakeBack):
             first_dealer = game.first_dealer
             deals = tuple((n, deal_json(d)) for n, d in enumerate(game.deals, 1))
             if game.result is not None:
-                record = self.record_text()
+                record = self.storage.record_text()
                 winner = game.result.winner
         return TableSnapshot(
             id=self.id, variant=self.rules.variant, players=self.rules.players,
@@ -245,7 +262,7 @@ class ServerTable(TableConnections, TableTakeBack):
             autostart=self.autostart, version=self.version, ply=self.ply,
             seats=tuple(s.snapshot() for s in self.seats), created=self.created, title=self.title,
             record=record, winner=winner, finished=self.finished, first_dealer=first_dealer, deals=deals,
-            names=tuple(self.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
+            names=tuple(self.storage.seat_names()) if record is not None else (), turn_seconds=self.turn_seconds,
             next_id=self.next, address=self.address, joined=self.joined, takeback=self.takeback,
             bank_seconds=self.bank_seconds, banks=self.social.banks_text(),
         )
@@ -254,6 +271,10 @@ class ServerTable(TableConnections, TableTakeBack):
         """Each seat's name as players see it, in English and in Russian."""
         return [[s.shown_name(lang) or tr("server.player_name", lang, seat=s.index + 1) for s in self.seats]
                 for lang in ("en", "ru")]
+
+    def forget_names(self) -> None:
+        """The seats' names changed: :meth:`names` makes them again when next asked."""
+        self._names = None
 
     def names(self) -> dict[str, list[str | None]]:
         """Per language, the names event sentences give the seats (made once per change of seats)."""
@@ -314,7 +335,7 @@ class ServerTable(TableConnections, TableTakeBack):
         view = None
         history: list[EventOut] = []
         if self.game is not None:
-            view = self._views.full(self.game, seat)
+            view = self.views.full(self.game, seat)
             names = self.names().get(lang)
             history = [event_out(e.seen_by(seat), lang, names) for e in self._current_events()]
         clock = self.social.timer.clock(self.announced) if self.turn_seconds else None
@@ -334,7 +355,7 @@ class ServerTable(TableConnections, TableTakeBack):
 
     # --- sending ------------------------------------------------------------------------
 
-    def _broadcast(self, build: Build) -> None:
+    def broadcast(self, build: Build) -> None:
         """Send every client its own message, built once per (seat, language)."""
         made: dict[tuple[int | None, Lang], str | None] = {}
         for client in list(self.clients):
@@ -346,7 +367,8 @@ class ServerTable(TableConnections, TableTakeBack):
             if text is not None:
                 client.send(text)
 
-    def _table_message(self) -> Build:
+    def table_message(self) -> Build:
+        """The ``table`` message of the table's version now."""
         # Made now, in both languages: the table may change again before the message is sent.
         texts = {lang: TableChanged(version=self.version, table=self.info(lang, self.version)).model_dump_json()
                  for lang in LANGS}
@@ -365,10 +387,10 @@ class ServerTable(TableConnections, TableTakeBack):
         game = self.game
         assert game is not None
         if not self.clients:
-            self._views.reset()  # nobody to tell; whoever comes next gets a whole state
+            self.views.reset()  # nobody to tell; whoever comes next gets a whole state
             return lambda _seat, _lang: None
         audiences: set[Audience] = {c.seat for c in self.clients}
-        changes = {audience: dumps(patch) for audience, patch in self._views.changes(game, audiences).items()}
+        changes = {audience: dumps(patch) for audience, patch in self.views.changes(game, audiences).items()}
         writer = EventWriter(events, self.names())
         head = (f'{{"type":"update","version":{self.version},"ply":{self.ply},'
                 f'"seat":{"null" if actor is None else actor},"events":')
@@ -382,7 +404,8 @@ class ServerTable(TableConnections, TableTakeBack):
 
         return build
 
-    def _presence(self) -> None:
+    def presence(self) -> None:
+        """Tell everybody who sits where."""
         text = Presence(seats=[s.info() for s in self.seats], spectators=self.spectators).model_dump_json()
         for client in list(self.clients):
             client.send(text)
@@ -391,7 +414,7 @@ class ServerTable(TableConnections, TableTakeBack):
 
     async def act(self, client: Client, text: str, version: int | None) -> None:
         """P5, P9: a person's action, checked by the engine, applied, stored and sent."""
-        self._check_storage()
+        self.storage.check_storage()
         async with self.lock:
             if client.seat is None:
                 raise ProtocolError("spectator", rule="P5")
@@ -403,7 +426,7 @@ class ServerTable(TableConnections, TableTakeBack):
             # P15: the player acts himself: the seat is his again (the bot, which chose at
             # this version, then finds the version moved on and stops).
             if self.game.to_act == seat.index and self.social.taken_back(seat):
-                self._presence()
+                self.presence()
             try:
                 action = self.game.deal.read_action(text)
             except ParseError as exc:
@@ -412,37 +435,37 @@ class ServerTable(TableConnections, TableTakeBack):
                 raise ProtocolError(exc.code, rule=exc.rule, problem=EngineText(exc)) from None
             picks, finished = len(self.game.deal.picks), len(self.game.finished)
             try:
-                await self._apply(client.seat, action)
+                await self.apply(client.seat, action)
             except IllegalActionError as exc:
                 # Told to the player in words: his action, the reason, whose turn it is by name.
                 raise refusal(exc, self.names_by_lang()) from None
             seat.own_moves += 1
             if not self.scripted and allowed(self.seats, seat.index, self.takeback):
                 # P21: his card may be taken back until somebody acts after it.
-                self.undoable = undoable(self.game, seat.index, self.version, action, picks=picks,
-                                         finished=finished)
+                self.take_backs.undoable = undoable(self.game, seat.index, self.version, action, picks=picks,
+                                                    finished=finished)
 
-    async def _apply(self, seat: int, action: Action) -> None:
+    async def apply(self, seat: int, action: Action) -> None:
         """Apply one action (the lock is held); raises, changing nothing, if it is illegal."""
         game = self.game
         assert game is not None
         deal, finished = game.deal, len(game.finished)
         picks = len(deal.picks)
         events = game.apply(action, seat)
-        self.undoable = None  # P21: an action after a card closes its take-back
+        self.take_backs.undoable = None  # P21: an action after a card closes its take-back
         self.ply += 1
         self.version += 1
         update = self._update_message(seat, events)
         ended = self._end_if_over()
-        await self._store(self._move_save(deal, picks, finished, action))
-        self._broadcast(update)
+        await self.storage.store(self.storage.move_save(deal, picks, finished, action))
+        self.broadcast(update)
         if ended is not None:
-            self._broadcast(ended)
+            self.broadcast(ended)
         self.announced = self.version
-        self._wake.set()
+        self.wake.set()
         self.social.retime()
         if ended is not None:
-            self._game_over()
+            self.game_over()
 
     def _end_if_over(self) -> Build | None:
         """Once the game is over: the table is over too (a new version); its message is returned."""
@@ -457,107 +480,39 @@ class ServerTable(TableConnections, TableTakeBack):
                 s.away.cancel()
                 s.away = None
         log.info("table %s: game over after %d actions", self.id, self.ply)
-        return self._table_message()
-
-    def _bot_turn(self) -> int | None:
-        """The seat a bot must act for now, if any."""
-        game = self.game
-        if self.status != "playing" or game is None or game.is_over:
-            return None
-        seat = self.seats[game.to_act]
-        if seat.kind == "bot" or (seat.kind == "human" and seat.substitute):
-            return seat.index
-        return None
-
-    def bot_spec(self, index: int) -> str:
-        """The bot that plays seat ``index`` when a bot must: its own, or the default for a person."""
-        seat = self.seats[index]
-        return seat.bot if seat.kind == "bot" and seat.bot else self.services.default_bot
-
-    async def bot_move(self, index: int, bot: str | None = None) -> Action:
-        """The move a bot makes now for seat ``index`` (``bot``, else :meth:`bot_spec`), from that
-        seat's view only: thought out in the server's shared pool of worker processes, never on
-        the event loop.  It is only chosen, not applied (the caller applies it under the lock if
-        the table has not changed meanwhile).  It always gives a legal action: a worker that dies
-        or a bot that fails makes the seat play the rules-of-thumb move, with a line in the log."""
-        game = self.game
-        if game is None or game.is_over or game.to_act != index:
-            raise ValueError(f"table {self.id}: seat {index} is not to act")
-        view = game.view(index)
-        scripted = self.scripted.get(index)
-        if scripted is not None and bot is None:
-            return scripted.choose(view, self._rng)
-        seed = self._rng.getrandbits(64)
-        return await self.services.thinkers.bot_move(bot or self.bot_spec(index), view, seed,
-                                                     where=f"table {self.id}, seat {index}")
-
-    async def _drive(self) -> None:
-        """The table's bot task: whenever a bot is to act, let it choose from its view."""
-        while self.status == "playing" and not self._closed:
-            seat = self._bot_turn()
-            if seat is None:
-                self._wake.clear()
-                if self._bot_turn() is None:
-                    await self._wake.wait()
-                continue
-            version = self.version
-            if self.config.bot_delay > 0:
-                await asyncio.sleep(self.config.bot_delay)
-            # P21: a card that may be taken back is not answered before its window is over.
-            left = wait_left(self.undoable, version, self.config.takeback_seconds)
-            if left > 0:
-                await asyncio.sleep(left)
-            if self.version != version or self._bot_turn() != seat:
-                continue
-            # In the shared, bounded pool: however many tables bots play at, they
-            # take at most that many cores, and none from the event loop.
-            action = await self.bot_move(seat)
-            async with self.lock:
-                if self.version != version or self._bot_turn() != seat:
-                    continue
-                try:
-                    await self._apply(seat, action)
-                except MushkaError as exc:
-                    log.error("table %s: bot of seat %d chose %s: %s", self.id, seat, action, exc)
-                    game = self.game
-                    assert game is not None
-                    await self._apply(seat, self._rng.choice(game.view(seat).deal.legal))
-                except Exception:  # a bug must not take the server down; retry calmly
-                    log.exception("table %s: applying %s for seat %d failed", self.id, action, seat)
-                    await asyncio.sleep(1.0)
+        return self.table_message()
 
     def begin(self) -> None:
         """Start the bot task and the grace timers of absent players (a playing table)."""
-        if self.status != "playing" or self._closed:
+        if self.status != "playing" or self.closed:
             return
-        if self._driver is None or self._driver.done():
-            self._driver = asyncio.get_running_loop().create_task(self._drive())
+        self.bots.run()
         for seat in self.seats:
-            self._maybe_away(seat)
-        self._wake.set()
+            self.connections.maybe_away(seat)
+        self.wake.set()
         spent = max(0.0, time.time() - self._resumed_ms / 1000) if self._resumed_ms else 0.0
         self._resumed_ms = 0
         # Taken over from storage: the person to act has what was left of his time then.
         self.social.retime(spent)
-        self.watch_unjoined()
+        self.seating.watch_unjoined()
 
     async def close(self) -> None:
         """Stop the table's tasks (server shutdown, eviction, or another process took it over)."""
-        self._closed = True
+        self.closed = True
         await self.social.timer.close()
-        tasks = [t for t in [self._driver, self._unjoined, *(s.away for s in self.seats)] if t is not None]
+        tasks = [t for t in [self.bots.driver, self.seating.unjoined, *(s.away for s in self.seats)] if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
 
-    async def _start(self, fill: str | None) -> None:
+    async def start_game(self, fill: str | None) -> None:
         """Deal the first deal (the lock is held): open seats get bots, the game begins."""
         for seat in self.seats:
             if seat.kind == "open":
                 seat.kind, seat.bot = "bot", fill or self.services.default_bot
-        self._names = None
+        self.forget_names()
         # The first dealer is drawn by lot (C4) from a generator seeded by the system.
         if self.plan is None:
             self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)))
@@ -566,21 +521,21 @@ class ServerTable(TableConnections, TableTakeBack):
             self.game = new_game(self.rules, rng=random.Random(secrets.randbits(64)), first_dealer=dealer, decks=[deck])
         self.status = "playing"
         self.version += 1
-        table = self._table_message()
+        table = self.table_message()
         self.version += 1
         update = self._update_message(None, opening_events(self.game))
         # C22/MI13: a special hand shown right after the first deal can end the game at once.
         ended = self._end_if_over()
-        await self._store(self._full_save())
-        self._broadcast(table)
-        self._broadcast(update)
+        await self.storage.store(self.storage.full_save())
+        self.broadcast(table)
+        self.broadcast(update)
         if ended is not None:
-            self._broadcast(ended)
+            self.broadcast(ended)
         self.announced = self.version
         log.info("table %s: %s started", self.id, self.rules)
         self.begin()
         if ended is not None:
-            self._game_over()
+            self.game_over()
 
     # --- the social side (mushka.server.table.social) -------------------------------------
 
@@ -600,7 +555,7 @@ class ServerTable(TableConnections, TableTakeBack):
         self._chat_saves.add(task)
         task.add_done_callback(self._chat_saves.discard)
 
-    def _game_over(self) -> None:
+    def game_over(self) -> None:
         """Tell whoever counts finished games (the ratings) that this one ended."""
         told = self.services.game_over
         if told is not None:
@@ -611,6 +566,6 @@ class ServerTable(TableConnections, TableTakeBack):
 
     async def resync(self, client: Client, request: RequestId | None) -> None:
         """P7: send the full current state again."""
-        self._check_storage()
+        self.storage.check_storage()
         async with self.lock:
             client.send(self.state(client, request).model_dump_json())

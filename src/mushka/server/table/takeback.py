@@ -32,7 +32,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,8 +42,8 @@ from mushka.match import Game
 from mushka.records import FORMAT, Record, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
-from mushka.server.protocol import Lang, RequestId, SeatKind, State, TakenBack
-from mushka.server.seating import LANGS, Client
+from mushka.server.protocol import Lang, RequestId, SeatKind, State, TableStatus, TakenBack
+from mushka.server.seating import LANGS, Client, Seat
 from mushka.server.seatviews import ViewTracker
 from mushka.server.table.social import TableSocial
 from mushka.server.table.storage import TableStorage, deal_json
@@ -121,72 +121,129 @@ def wait_left(undo: Undoable | None, version: int, window: float) -> float:
     return max(0.0, window - (time.monotonic() - undo.at))
 
 
-class TableTakeBack(TableStorage):
-    """The take-back of a table (a mixin of :class:`~mushka.server.table.ServerTable`, which sets
-    every attribute declared here and makes the messages)."""
+class TakeBackHost(Protocol):
+    """What a take-back needs of its table: the game it rebuilds, the version and ply it moves
+    back and on, and the messages it sends."""
 
-    rules: Rules
-    lock: asyncio.Lock
-    takeback: bool
-    undoable: Undoable | None
-    social: TableSocial
+    game: Game | None
+    ply: int
+    version: int
     announced: int
-    _views: ViewTracker
-    _wake: asyncio.Event
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        ...
+
+    @property
+    def rules(self) -> Rules:
+        """The table's rules."""
+        ...
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """The lock every change of the table is made under."""
+        ...
+
+    @property
+    def status(self) -> TableStatus:
+        """Waiting, playing or over."""
+        ...
+
+    @property
+    def takeback(self) -> bool:
+        """P21: whether the players may take back cards although other people play."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[Seat]:
+        """The table's seats."""
+        ...
+
+    @property
+    def clients(self) -> Collection[Client]:
+        """The table's connections."""
+        ...
+
+    @property
+    def storage(self) -> TableStorage:
+        """How the table stores itself."""
+        ...
+
+    @property
+    def social(self) -> TableSocial:
+        """The table's turn timer and chat."""
+        ...
+
+    @property
+    def views(self) -> ViewTracker:
+        """The views last sent to each audience."""
+        ...
+
+    @property
+    def wake(self) -> asyncio.Event:
+        """Set to let the table's bots look whether they are to act."""
+        ...
 
     def state(self, client: Client, request: RequestId | None = None) -> State:
-        """The full state for ``client`` (made by the table)."""
-        raise NotImplementedError
+        """The full state for ``client``."""
+        ...
 
     def names_by_lang(self) -> list[list[str]]:
-        """Each seat's name in English and in Russian (made by the table)."""
-        raise NotImplementedError
+        """Each seat's name in English and in Russian."""
+        ...
 
-    def _presence(self) -> None:
-        """Tell everybody who sits where (made by the table)."""
-        raise NotImplementedError
+
+class TableTakeBack:
+    """The take-backs of one table (see the module docstring)."""
+
+    def __init__(self, table: TakeBackHost) -> None:
+        """The take-backs of ``table``."""
+        self.table = table
+        self.undoable: Undoable | None = None
+        """The card that may be taken back now."""
 
     async def take_back(self, client: Client, request: RequestId | None = None) -> None:
         """P21: take back the card ``client``'s seat has just played (see the module docstring)."""
-        self._check_storage()
-        async with self.lock:
+        self.table.storage.check_storage()
+        async with self.table.lock:
             if client.seat is None:
                 raise ProtocolError("spectator", rule="P5")
-            game = self.game
-            if self.status != "playing" or game is None:
-                raise ProtocolError("not_playing", rule="P5", status=self.status)
-            if not allowed(self.seats, client.seat, self.takeback):
+            game = self.table.game
+            if self.table.status != "playing" or game is None:
+                raise ProtocolError("not_playing", rule="P5", status=self.table.status)
+            if not allowed(self.table.seats, client.seat, self.table.takeback):
                 raise ProtocolError("takeback_off", rule="P21")
             undo = self.undoable
-            if undo is None or undo.seat != client.seat or undo.version != self.version:
+            if undo is None or undo.seat != client.seat or undo.version != self.table.version:
                 raise ProtocolError("takeback_none", rule="P21")
-            rebuilt = without_last(game, self.rules, undo)
-            self.game, self.undoable = rebuilt, None
-            self.ply -= 1
-            self.version += 1
-            seat = self.seats[undo.seat]
+            rebuilt = without_last(game, self.table.rules, undo)
+            self.table.game, self.undoable = rebuilt, None
+            self.table.ply -= 1
+            self.table.version += 1
+            seat = self.table.seats[undo.seat]
             seat.own_moves = max(0, seat.own_moves - 1)
             # The journal's row of the card must not outlive it: the whole game is stored
             # again (every deal's row; the move rows of the table are dropped with it).
-            await self._store(self._full_save())
-            self._views.reset()  # every connection gets its whole view again
+            await self.table.storage.store(self.table.storage.full_save())
+            self.table.views.reset()  # every connection gets its whole view again
             told = self._taken_back_message(undo)
-            for listener in list(self.clients):
+            for listener in list(self.table.clients):
                 listener.send(told[listener.lang])
-                listener.send(self.state(listener, request if listener is client else None).model_dump_json())
-            self.announced = self.version
-            log.info("table %s: seat %d took back %s", self.id, undo.seat, undo.action)
-            self.social.retime()
-            self._wake.set()
+                listener.send(self.table.state(listener, request if listener is client else None).model_dump_json())
+            self.table.announced = self.table.version
+            log.info("table %s: seat %d took back %s", self.table.id, undo.seat, undo.action)
+            self.table.social.retime()
+            self.table.wake.set()
 
     def _taken_back_message(self, undo: Undoable) -> dict[Lang, str]:
-        names = self.names_by_lang()
+        names = self.table.names_by_lang()
         out: dict[Lang, str] = {}
         for lang in LANGS:
             name = names[1 if lang == "ru" else 0][undo.seat]
             card = " ".join(c.display(lang) for c in undo.action.cards)
             text = tr("server.took_back", lang, name=name, card=card)
-            out[lang] = TakenBack(version=self.version, seat=undo.seat, action=str(undo.action),
+            out[lang] = TakenBack(version=self.table.version, seat=undo.seat, action=str(undo.action),
                                   text=text).model_dump_json()
         return out
 
