@@ -21,7 +21,7 @@ from typing import Any, Final, Self
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal
 from mushka.engine.ids import action_space
-from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
+from mushka.engine.steps import CHANCE, TERMINAL, StepDeal, Stepped
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, MushkaError
 from mushka.i18n import add_texts
@@ -34,7 +34,7 @@ SESSION_DEALS: Final = 4
 """K4: four games in a kopilka session (the default of option ``session_games``)."""
 
 
-class StepGame:
+class StepGame(Stepped):
     """A partie or a session dealt and played step by step; see the module docstring."""
 
     __slots__ = ("_game", "_history", "_record", "_step", "max_deals", "rules")
@@ -242,9 +242,15 @@ class StepGame:
 
     # --- copies ----------------------------------------------------------------------------------
 
+    def _settings(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.rules,), {"max_deals": self.max_deals, "record_events": self._record}
+
+    def _steps_so_far(self) -> tuple[int, ...]:
+        return tuple(self._history)
+
     def clone(self) -> Self:
         """An independent copy."""
-        other = type(self)(self.rules, max_deals=self.max_deals, record_events=self._record)
+        other = self._fresh()
         other._history = self._history[:]
         other._step = None if self._step is None else self._step.clone()
         other._game = None if self._game is None else self._game.copy()
@@ -252,16 +258,6 @@ class StepGame:
                 and other._game.waiting_dealer < 0 and not other._game.is_over:
             other._game.deal = other._step.deal
         return other
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Self:
-        """``copy.deepcopy`` is :meth:`clone`."""
-        other = self.clone()
-        memo[id(self)] = other
-        return other
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A compact pickle: the rules, the limit and the step history."""
-        return (_restore, (type(self), self.rules, self.max_deals, self._record, tuple(self._history)))
 
 
 def _records(game: Game) -> list[int]:
@@ -293,16 +289,6 @@ def max_game_length(rules: Rules, max_deals: int) -> int:
     """Decisions in a game at most: ``max_deals`` deals (kopilka: its session's games, K4)."""
     deals = max_deals if rules.has_trumps else rules.session_games
     return deals * max_deal_length(rules)
-
-
-def _restore(cls: type[StepGame], rules: Rules, max_deals: int, record: bool, history: tuple[int, ...]) -> StepGame:
-    out = cls(rules, max_deals=max_deals, record_events=record)
-    for step in history:
-        if out.is_chance():
-            out.apply_chance(step)
-        else:
-            out.apply_id(step)
-    return out
 
 
 add_texts({

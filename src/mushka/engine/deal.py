@@ -52,7 +52,7 @@ def check_dealer(rules: Rules, dealer: object) -> None:
     seats 0..n-1) with a named error; anything may be given (the compiled build would
     refuse a non-int argument of a typed constructor with a bare ``TypeError``)."""
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-        raise MushkaError("bad_seat", rule="C4" if rules.has_trumps else "K4", seat=dealer,
+        raise MushkaError("bad_seat", rule=rules.info.dealer_rule, seat=dealer,
                           players=rules.players)
 
 
@@ -325,7 +325,7 @@ class Deal:
         # ``seat`` may be anything a caller from outside passes (a seat or None).
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
             # C1/K1: the seats of the table are the whole numbers 0..n-1.
-            raise IllegalActionError("bad_seat", rule="C1" if self.rules.has_trumps else "K1",
+            raise IllegalActionError("bad_seat", rule=self.rules.info.seat_rule,
                                      seat=repr(seat)[:20], players=self.n)
         if seat is not None and seat != self.to_act:
             # §4: a refusal names the rule; here the rule that sets the order of turns.
@@ -363,7 +363,7 @@ class Deal:
         if not self.rules.has_trumps:
             return "K19" if result.deadlock else "K18"  # the game ended when a hand emptied
         if result.mushka is not None:
-            return "MI13" if self.rules.is_mistigri else "C22"
+            return self.rules.info.mushka_rule  # C22, MI13
         if result.all_passed:
             return "C9"
         if result.lone is not None:
@@ -376,7 +376,7 @@ class Deal:
             return "C7"  # C7: each player in turn, from the eldest to the dealer
         if self.phase == Phase.REDISTRIBUTE:
             return "K7"  # K7 step 5: the takers discard in playing order
-        return "C13" if self.rules.has_trumps else "K11"
+        return self.rules.info.play_rule  # C13, K11
 
     def apply(self, action: ActionInput, seat: object = None) -> list[Event]:
         """Check and apply ``action`` (or its text form); return the events.

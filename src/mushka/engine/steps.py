@@ -50,8 +50,69 @@ _OVER: Final = Phase.OVER
 _WORD: Final = 62
 
 
+class Stepped:
+    """What a deal and a whole game played step by step share: how they are copied and pickled.
 
-class StepDeal:
+    Each is made from its settings (:meth:`_settings`) and then its steps, chance
+    outcomes and action ids in order; a pickle holds just those and replays the steps,
+    and ``copy.deepcopy`` is the subclass's cheap :meth:`clone`.
+    """
+
+    __slots__ = ()
+
+    def _settings(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The constructor's arguments: positional and keyword."""
+        raise NotImplementedError
+
+    def _steps_so_far(self) -> tuple[int, ...]:
+        """Every step so far: chance outcomes and action ids, in order."""
+        raise NotImplementedError
+
+    def is_chance(self) -> bool:
+        """Whether a chance step is due."""
+        raise NotImplementedError
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply a chance outcome."""
+        raise NotImplementedError
+
+    def apply_id(self, action_id: int) -> None:
+        """Apply the action ``action_id`` of the seat to act."""
+        raise NotImplementedError
+
+    def clone(self) -> Self:
+        """A cheap independent copy."""
+        raise NotImplementedError
+
+    def _fresh(self) -> Self:
+        """A new object of the same settings, no step taken yet (a clone's start)."""
+        args, kwargs = self._settings()
+        return type(self)(*args, **kwargs)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """``copy.deepcopy`` is :meth:`clone`."""
+        other = self.clone()
+        memo[id(self)] = other
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A compact pickle: the class, its settings and the step history."""
+        args, kwargs = self._settings()
+        return (_replay, (type(self), args, kwargs, self._steps_so_far()))
+
+
+def _replay(cls: type[Stepped], args: tuple[Any, ...], kwargs: dict[str, Any], history: tuple[int, ...]) -> Stepped:
+    """Unpickle a :class:`Stepped`: make it from its settings and replay its steps."""
+    out = cls(*args, **kwargs)
+    for step in history:
+        if out.is_chance():
+            out.apply_chance(step)
+        else:
+            out.apply_id(step)
+    return out
+
+
+class StepDeal(Stepped):
     """One deal, dealt and played step by step; see the module docstring."""
 
     __slots__ = ("_deal", "_encoders", "_history", "_keys", "_left", "_left_pos", "_legal", "_legal_at",
@@ -478,9 +539,15 @@ class StepDeal:
 
     # --- copies ---------------------------------------------------------------------------
 
+    def _settings(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.rules, self.dealer), {"record_events": self._record, **self._state}
+
+    def _steps_so_far(self) -> tuple[int, ...]:
+        return tuple(self._history)
+
     def clone(self) -> Self:
         """A cheap independent copy."""
-        other = type(self)(self.rules, self.dealer, record_events=self._record, **self._state)
+        other = self._fresh()
         other._left = self._left
         other._left_pos = self._left_pos[:]
         other._picks = self._picks[:]
@@ -494,16 +561,6 @@ class StepDeal:
         other._legal_off = self._legal_off
         other._legal_at = self._legal_at
         return other
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Self:
-        """``copy.deepcopy`` is :meth:`clone`."""
-        other = self.clone()
-        memo[id(self)] = other
-        return other
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A compact pickle: the rules, the dealer, the money and the step history."""
-        return (_restore, (type(self), self.rules, self.dealer, self._state, self._record, tuple(self._history)))
 
     def __repr__(self) -> str:
         where = "chance" if self._deal is None else repr(self._deal)
@@ -540,18 +597,6 @@ class StepDeal:
 
 def _code(card: int, outcome: object) -> str:
     return CARDS[card].code if card >= 0 else str(outcome)
-
-
-def _restore(cls: type[StepDeal], rules: Rules, dealer: int, state: dict[str, object], record: bool,
-             history: tuple[int, ...]) -> StepDeal:
-    """Unpickle a :class:`StepDeal`: replay its steps."""
-    out = cls(rules, dealer, record_events=record, **state)
-    for step in history:
-        if out.is_chance():
-            out.apply_chance(step)
-        else:
-            out.apply_id(step)
-    return out
 
 
 add_texts({

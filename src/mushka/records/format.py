@@ -377,7 +377,7 @@ def replay(record: Record) -> Game | Deal:
         d = record.deals[0]
         if not 0 <= record.first_dealer < rules.players:
             # C4/K4 as in a game record: the field names a seat even where it is not used.
-            rule = "C4" if rules.has_trumps else "K4"
+            rule = rules.info.dealer_rule
             raise RecordError("record_deal", rule=rule, deal=1, problem=MushkaError(
                 "bad_seat", rule=rule, seat=record.first_dealer, players=rules.players))
         if d.state and (rules.has_trumps or len(d.state["balances"]) != rules.players):
