@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
+
+import pytest
+
+from mushka.i18n import TextKeyTwice, add_texts, read_text_file
+from mushka.server.pagetexts import page_texts, texts_module
+from mushka.server.protocol import CHAT_PHRASES
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "mushka" / "web"
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,48 +30,40 @@ DYNAMIC = {
 
 
 def catalogue() -> dict[str, list[str]]:
-    """texts.js read as JSON (its object literal has unquoted keys and trailing commas)."""
-    data: dict[str, list[str]] = json.loads(catalogue_json((WEB / "js" / "texts.js").read_text(encoding="utf-8")))
-    return data
+    """The texts the server sends the page (js/texts.js), read as the page reads them."""
+    return {key: list(pair) for key, pair in page_texts().items()}
 
 
-def catalogue_json(text: str) -> str:
-    """The TEXTS object literal of a texts.js source as JSON text."""
-    start = text.index("{", text.index("export const TEXTS"))
-    body = text[start: text.rindex("}") + 1]
-    body = "\n".join(line for line in body.splitlines() if not line.strip().startswith("//"))
-    body = re.sub(r"(?m)^(\s*)([a-z0-9_]+):", r'\1"\2":', body)
-    return re.sub(r",(\s*[\]}])", r"\1", body)
-
-
-def repeated_keys(text: str) -> list[str]:
-    """The keys a texts.js source defines more than once (the object keeps only the last)."""
-    repeated: list[str] = []
-
-    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
-        seen: set[str] = set()
-        for key, _ in items:
-            if key in seen:
-                repeated.append(key)
-            seen.add(key)
-        return dict(items)
-
-    json.loads(catalogue_json(text), object_pairs_hook=pairs)
-    return repeated
+def test_the_page_is_sent_the_catalogue_it_imports():
+    """js/texts.js is made by the server from the catalogue (no file of the page): its TEXTS are
+    the page's own texts and those of the catalogue the page shows, each in both languages."""
+    source = texts_module().decode("utf-8")
+    start = source.index("{", source.index("export const TEXTS"))
+    sent = json.loads(source[start:source.index(";\n", start)])
+    assert sent == catalogue()
+    assert sent["brand"] == ["Mushka", "Мушка"] and sent["hint_play"][0].startswith("Marked cards")
+    assert sent["rule.plain.C14"][0].startswith("Follow suit") and "option.title.deck" in sent
+    for name in ("BOT_NAMES", "BOT_LEVELS", "CARD_WORDS"):
+        assert f"export const {name} = " in source
+    assert not (WEB / "js" / "texts.js").exists(), "texts.js is the server's: a file of it would be a copy"
 
 
 def test_no_text_key_is_defined_twice():
-    """A key written twice in texts.js loses its first texts without a word: refused here."""
-    assert repeated_keys((WEB / "js" / "texts.js").read_text(encoding="utf-8")) == []
-    sample = 'export const TEXTS = {\n  a: ["A", "А"],\n  b: ["B", "Б"],\n  a: ["C", "В"],\n};\n'
-    assert repeated_keys(sample) == ["a"]
+    """A key written twice loses its first texts without a word in a JavaScript object; the page's
+    catalogue file refuses it when it is read, and the catalogue a key it holds already."""
+    sample = 'a = ["A", "А"]\nb = ["B", "Б"]\na = ["C", "В"]\n'
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(sample)
+    with pytest.raises(TextKeyTwice):
+        add_texts({"page.brand": ("Mushka", "Мушка")})
+    assert read_text_file("mushka.server", "pagetexts.toml")["hint_play"] == tuple(catalogue()["hint_play"])
 
 
 def used_keys() -> set[str]:
     keys: set[str] = set()
     for path in JS:
         source = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_]+)["']""", source))
+        keys |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_.]+)["']""", source))
         keys |= set(re.findall(r'"(sc_[a-z_]+)"', source))
         for a, b in re.findall(r"""t\(\w+(?:\.\w+)* === "\w+" \? "([a-z0-9_]+)" : "([a-z0-9_]+)""", source):
             keys |= {a, b}
@@ -74,6 +73,9 @@ def used_keys() -> set[str]:
     keys |= set(re.findall(r'data-i18n(?:-label|-title|-placeholder)?="([a-z0-9_]+)"', html))
     for prefix, names in DYNAMIC.items():
         keys |= {f"{prefix}_{n}" for n in names}
+    # The levels' words and the chat's phrases are the server's, by their catalogue keys.
+    keys |= {f"server.level.{level}" for level in ("random", "beginner", "casual", "club", "strong", "expert", "bot")}
+    keys |= {f"chat.phrase.{phrase}" for phrase in CHAT_PHRASES}
     return keys
 
 
@@ -106,6 +108,8 @@ def test_modules_import_only_files_that_exist():
             assert (WEB / ref).is_file(), ref
     for path in JS:
         for ref in re.findall(r"""(?:from|import\()\s*["'](\.[^"']+)["']""", path.read_text(encoding="utf-8")):
+            if (path.parent / ref).resolve() == (WEB / "js" / "texts.js"):
+                continue  # made by the server (mushka.server.pagetexts), tested above
             assert (path.parent / ref).resolve().is_file(), f"{path.name} imports {ref}"
 
 
@@ -119,23 +123,21 @@ def test_every_option_has_a_title_in_words():
     """Issue 10, bug 14: the page names every option in words, in both languages."""
     from mushka.rules.options import OPTIONS
 
-    source = (WEB / "js" / "optionwords.js").read_text(encoding="utf-8")
-    titles = source[source.index("const TITLES"):source.index("const VALUES")]
-    named = {m[0]: m[1:] for m in re.findall(r'^\s+(\w+): \["([^"]+)", "([^"]+)"\]', titles, re.M)}
+    texts = catalogue()
+    named = {k.removeprefix("option.title."): v for k, v in texts.items() if k.startswith("option.title.")}
     missing = sorted(o.name for o in OPTIONS if o.name not in named)
     assert not missing, f"options without a title on the page: {missing}"
     for name, (en, ru) in named.items():
         assert "_" not in en and re.search(r"[А-Яа-яЁё]", ru), name
-    values = source[source.index("const VALUES"):]
-    words = set(re.findall(r'^\s+"?(\w+)"?: \[', values, re.M))
+    words = {k.removeprefix("option.value.") for k in texts if k.startswith("option.value.")}
     closed = {v for o in OPTIONS for v in o.values if not v.isdigit()}
     assert not sorted(closed - words), f"option values without words: {sorted(closed - words)}"
 
 
 def test_plain_rule_help_names_real_rules_in_both_languages():
-    """web/js/rulehelp.js: each sentence is for a rule of the specification, in English and Russian."""
-    source = (WEB / "js" / "rulehelp.js").read_text(encoding="utf-8")
-    entries = re.findall(r'^\s*([A-Z]+\d+): \["([^"]+)", "([^"]+)"\],$', source, re.M)
+    """rules/words.toml: each plain sentence is for a rule of the specification, in English and Russian."""
+    entries = [(k.removeprefix("rule.plain."), en, ru) for k, (en, ru) in catalogue().items()
+               if k.startswith("rule.plain.")]
     assert len(entries) > 40
     spec = (ROOT / "docs" / "rules" / "RULES.md").read_text(encoding="utf-8")
     ids = set(re.findall(r"\*\*((?:C|MI|K)\d+)\*\*", spec))
@@ -157,5 +159,5 @@ def test_no_russian_text_guesses_a_players_gender():
     assert not found, f"past tense beside a player's name: {found}"
     # The page's words for a seat's state stand beside a name too.
     texts = catalogue()
-    for key in ("offline", "went_out", "not_declared", "chat_phrase_oops"):
+    for key in ("offline", "went_out", "not_declared", "chat.phrase.oops"):
         assert not past.findall(texts[key][1]), (key, texts[key][1])

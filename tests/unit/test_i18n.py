@@ -6,11 +6,13 @@ import importlib
 import pkgutil
 import re
 import string
+import tomllib
+from pathlib import Path
 
 import pytest
 
 import mushka
-from mushka.i18n import LANGS, add_texts, has, keys, tr
+from mushka.i18n import LANGS, TextKeyTwice, add_text_file, add_texts, has, keys, read_text_file, templates, tr
 
 
 def _import_everything() -> None:
@@ -67,3 +69,41 @@ def test_add_texts_registers_a_key_in_both_languages():
     assert "test.i18n.sample" in keys()
     assert tr("test.i18n.sample", "en", n=3) == "3 cards left"
     assert tr("test.i18n.sample", "ru", n=3) == "осталось карт: 3"
+
+
+def test_a_key_defined_twice_is_refused_and_the_first_text_kept():
+    add_texts({"test.i18n.twice": ("first", "первый")})
+    with pytest.raises(TextKeyTwice, match=r"test\.i18n\.twice"):
+        add_texts({"test.i18n.twice": ("second", "второй"), "test.i18n.new": ("new", "новый")})
+    assert tr("test.i18n.twice", "en") == "first"
+    assert not has("test.i18n.new")  # nothing of a refused batch is added
+
+
+def test_a_catalogue_file_is_read_by_table_and_refuses_a_key_given_twice(tmp_path, monkeypatch):
+    package = tmp_path / "i18n_sample_texts"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "good.toml").write_text('a = ["A", "А"]\n[deep.er]\nb = ["B {n}", "Б {n}"]\n', encoding="utf-8")
+    (package / "twice.toml").write_text('a = ["A", "А"]\na = ["C", "В"]\n', encoding="utf-8")
+    (package / "half.toml").write_text('a = ["only English"]\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert read_text_file("i18n_sample_texts", "good.toml") == {"a": ("A", "А"), "deep.er.b": ("B {n}", "Б {n}")}
+    with pytest.raises(tomllib.TOMLDecodeError):
+        read_text_file("i18n_sample_texts", "twice.toml")
+    with pytest.raises(ValueError, match="must be"):
+        read_text_file("i18n_sample_texts", "half.toml")
+    add_text_file("i18n_sample_texts", "good.toml", "test.i18n.file.")
+    assert tr("test.i18n.file.deep.er.b", "ru", n=2) == "Б 2"
+    with pytest.raises(TextKeyTwice):
+        add_text_file("i18n_sample_texts", "good.toml", "test.i18n.file.")
+
+
+def test_every_catalogue_file_is_in_the_catalogue():
+    """Each text file of the package is loaded where its module is imported (no file left unread)."""
+    files = sorted(p for p in Path(mushka.__file__).parent.rglob("*.toml"))
+    assert {p.name for p in files} >= {"pagetexts.toml", "words.toml"}
+    for path in files:
+        package = ".".join(path.relative_to(Path(mushka.__file__).parent.parent).parent.parts)
+        for key, pair in read_text_file(package, path.name).items():
+            # A file's keys go in as they are or behind the prefix its module gives them.
+            assert pair in [templates(prefix + key) for prefix in ("", "page.", "server.")], (path, key)

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 
 from mushka import __version__
 from mushka.errors import MushkaError
-from mushka.server import abuse, accountweb, friends, passkeys, profiles
+from mushka.server import abuse, accountweb, friends, pagetexts, passkeys, profiles
 from mushka.server.bodies import (
     CreateTable,
     ErrorBody,
@@ -391,6 +391,8 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
     ]
     if cfg.web_dir is not None and (cfg.web_dir / "index.html").is_file():
+        # The page's texts come from the server's catalogue, not from a file of the page.
+        routes.append(Route(pagetexts.PATH, pagetexts.serve, methods=["GET"]))
         routes.append(Mount("/", app=StaticFiles(directory=cfg.web_dir, html=True), name="web"))
     else:
         async def no_front_end(request: Request) -> Response:

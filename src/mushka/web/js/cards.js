@@ -3,21 +3,17 @@
 // A card travels as its canonical code (rank then suit, "KC", "TH": rule N2).
 // On the page it is drawn in SVG (cardface.js) with its rank and suit in the
 // corners, so that it is readable without colour, and carries a full spoken
-// name ("king of clubs", "король треф") as its accessible label.
+// name ("king of clubs", "король треф") as its accessible label: the names
+// are the server's (CARD_WORDS of texts.js, mushka.cards).
 
 import { cardFace } from "./cardface.js";
 import { h } from "./dom.js";
 import { lang } from "./i18n.js";
+import { CARD_WORDS } from "./texts.js";
 
 const RANKS = "23456789TJQKA";
 const SUITS = "SCDH";
 const SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
-const RANK_EN = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
-const RANK_RU = ["двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка", "девятка", "десятка",
-  "валет", "дама", "король", "туз"];
-const SUIT_EN = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
-const SUIT_RU = { S: "пики", C: "трефы", D: "бубны", H: "черви" };
-const SUIT_RU_GEN = { S: "пик", C: "треф", D: "бубён", H: "червей" };
 // Russian cards print В(алет), Д(ама), К(ороль), Т(уз).
 const RANK_SHORT_RU = { T: "10", J: "В", Q: "Д", K: "К", A: "Т" };
 const RANK_SHORT_EN = { T: "10" };
@@ -44,7 +40,7 @@ export function suitSymbol(suit) {
 
 /** The suit's name in the current language (plural, as on a table: "clubs", "трефы"). */
 export function suitName(suit) {
-  return (lang() === "ru" ? SUIT_RU : SUIT_EN)[suit] || suit;
+  return CARD_WORDS[lang() === "ru" ? "ru" : "en"].suits[suit] || suit;
 }
 
 /** Short form with a symbol: "K♣" / "К♣", "10♥". */
@@ -59,8 +55,9 @@ export function short(code) {
 export function cardName(code) {
   const c = parse(code);
   if (!c) return String(code);
-  const r = RANKS.indexOf(c.rank);
-  return lang() === "ru" ? `${RANK_RU[r]} ${SUIT_RU_GEN[c.suit]}` : `${RANK_EN[r]} of ${SUIT_EN[c.suit]}`;
+  const words = CARD_WORDS[lang() === "ru" ? "ru" : "en"];
+  const rank = words.ranks[RANKS.indexOf(c.rank)];
+  return lang() === "ru" ? `${rank} ${words.suits_of[c.suit]}` : `${rank} of ${words.suits[c.suit]}`;
 }
 
 /** Whether a suit is printed red. */

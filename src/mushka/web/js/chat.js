@@ -109,7 +109,7 @@ export class ChatBox {
       " ", t("chat_hear_spectators"));
     const phrases = h("div", { class: "chat-phrases", role: "group", "aria-label": t("chat_quick") },
       PHRASES.map((p) => h("button", { type: "button", class: "btn small", dataset: { key: `phrase-${p}`, testid: `phrase-${p}` },
-        text: t(`chat_phrase_${p}`), onclick: () => this.send({ type: "chat", phrase: p }) })));
+        text: t(`chat.phrase.${p}`), onclick: () => this.send({ type: "chat", phrase: p }) })));
     this.input.placeholder = this.seat === null ? t("chat_placeholder_spectator") : t("chat_placeholder");
     this.input.setAttribute("aria-label", this.input.placeholder);
     const muted = [...this.muted];

@@ -1,6 +1,8 @@
 // The page's texts in English and Russian, and the language switch.
 //
-// Every text the page shows comes from TEXTS by key.  The language is
+// Every text the page shows comes from TEXTS by key.  The server makes
+// texts.js from its one text catalogue (mushka.server.pagetexts), so that a
+// text is written once, in Python, whichever interface shows it.  The language is
 // remembered in localStorage and can be forced with ?lang=ru in the URL; a
 // forced language is remembered too, and every link the page makes carries
 // it (withLang), so that it sticks from the lobby to the table and back.
@@ -70,13 +72,18 @@ export function onLangChange(fn) {
   listeners.add(fn);
 }
 
+/** Whether the catalogue has a text for `key`. */
+export function has(key) {
+  return Object.hasOwn(TEXTS, key);
+}
+
 /**
  * The text for `key` with `{name}` placeholders filled from `params`.
  * A missing key shows itself, so that a gap is visible rather than silent.
  */
 export function t(key, params = {}) {
+  if (!has(key)) return key;
   const pair = TEXTS[key];
-  if (!pair) return key;
   const template = pair[current === "ru" ? 1 : 0];
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }

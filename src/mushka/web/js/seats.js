@@ -3,36 +3,19 @@
 // Bots get a person's name and a level in words ("Фёдор · сильный"): a
 // player sits down with opponents, not with algorithms.  The name follows
 // the seat, so the same table always shows the same names; the level comes
-// from the bot the seat runs.
+// from the bot the seat runs.  The names and the levels' words are the
+// server's (texts.js), as it names a bot in its own messages.
 
 import { lang, t } from "./i18n.js";
-
-const BOT_NAMES = {
-  en: ["Fyodor", "Glasha", "Mitya", "Varya", "Savva", "Dunya", "Tikhon"],
-  ru: ["Фёдор", "Глаша", "Митя", "Варя", "Савва", "Дуня", "Тихон"],
-};
-
-// The level word of each bot the server offers (GET /api/meta, `bots`);
-// a bot the page does not know yet reads as a plain "bot".
-const BOT_LEVELS = {
-  beginner: "level_beginner",
-  casual: "level_casual",
-  club: "level_club",
-  strong: "level_strong",
-  expert: "level_expert",
-  // The algorithms behind the levels, for tables made by name (`bot:heuristic`).
-  random: "level_random",
-  novice: "level_casual",
-  heuristic: "level_club",
-  search: "level_strong",
-};
+import { BOT_LEVELS, BOT_NAMES } from "./texts.js";
 
 /** The bots a player chooses from, weakest first: the levels, and the random player. */
 export const BOT_CHOICES = ["random", "beginner", "casual", "club", "strong", "expert"];
 
 /** The level of bot `bot` in words ("strong", "сильный"). */
 export function botLevel(bot) {
-  return t(BOT_LEVELS[bot] || "level_bot");
+  // A bot the page does not know yet (GET /api/meta, `bots`) reads as a plain "bot".
+  return t(`server.level.${BOT_LEVELS[bot] || "bot"}`);
 }
 
 /** The person's name a bot plays under at seat `seat`. */
