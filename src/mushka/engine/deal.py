@@ -283,6 +283,51 @@ class Deal:
         """The counted tricks of ``seat`` so far: :attr:`tricks_won` without the tuple."""
         return self._won[seat]
 
+    # The raw state for encoders, which read it at every step: the deal's own values,
+    # not copies (read them, never change them); packed cards are ``seat << 6 | card``.
+
+    @property
+    def action_count(self) -> int:
+        """Actions applied so far: :attr:`actions` without the tuple."""
+        return len(self._log)
+
+    @property
+    def pick_count(self) -> int:
+        """K7/K8 picks drawn so far: :attr:`picks` without the tuple."""
+        return len(self._picks)
+
+    @property
+    def table_packed(self) -> list[int]:
+        """The cards on the table, packed, in play order: :attr:`current_trick` unbuilt."""
+        return self._trick
+
+    @property
+    def tricks_packed(self) -> list[tuple[int, tuple[int, ...], int, int, bool, int]]:
+        """The counted tricks as raw tuples (leader, packed cards, winner, suit, privileged,
+        value): :attr:`tricks` unbuilt."""
+        return self._tricks
+
+    def discard_mask(self, seat: int) -> int:
+        """The card mask of :meth:`discards`."""
+        return self._dead[seat]
+
+    def dealt_mask(self, seat: int) -> int:
+        """N4: the card mask ``seat`` was dealt, read from the deck (its own cards only)."""
+        n = self.n
+        mask = 0
+        for c in self._deck[(seat - self.eldest) % n:5 * n:n]:
+            mask |= 1 << c
+        return mask
+
+    def event_log(self) -> list[Event]:
+        """The unredacted events so far: :meth:`events` (``omniscient``) without the copy."""
+        if self._events is None:
+            self._events = self.replayed()._events
+            self._seen = None
+        events = self._events
+        assert events is not None
+        return events
+
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The full hand of ``seat`` (omniscient; bots get views instead)."""
         return cards_of(self.hands[seat])
@@ -408,11 +453,7 @@ class Deal:
         ``omniscient`` returns the unredacted events (for records and tests).
         The log is rebuilt by replay when the fast path was used.
         """
-        if self._events is None:
-            self._events = self.replayed()._events
-            self._seen = None
-        events = self._events
-        assert events is not None
+        events = self.event_log()
         if omniscient:
             return list(events)
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):

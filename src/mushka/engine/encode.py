@@ -382,8 +382,8 @@ class Encoder:
                 self._mask("own_dealt", dealt)
             return self.buffer
         # Asked twice at the same step (OpenSpiel does): nothing changed.
-        nlog = len(deal._log)
-        npicks = len(deal._picks)
+        nlog = deal.action_count
+        npicks = deal.pick_count
         if nlog == self._vlog and npicks == self._vpicks and deal.phase is not _OVER:
             return self.buffer
         self._vlog = nlog
@@ -411,12 +411,12 @@ class Encoder:
             # The dealer is written once a deal (reset() starts a new one).
             self._one_hot("dealer", self._rel(deal.dealer))
             self._dealer_done = True
-        dead = deal._dead[seat]
+        dead = deal.discard_mask(seat)
         if dead != masks[self._o_own_discards]:
             self._mask_at(self._o_own_discards, dead)
         n = self._n
-        trick = deal._trick
-        tricks = deal._tricks
+        trick = deal.table_packed
+        tricks = deal.tricks_packed
         changed = len(tricks) != self._tdone or len(trick) != self._tcards
         if self._kopilka and not changed:
             # K15: a lead taken back and another card led leave as many cards on the
@@ -429,7 +429,7 @@ class Encoder:
             changed = on != self._tmask
             if not changed:
                 assert isinstance(deal, KopilkaDeal)
-                changed = deal._takebacks != self._tbacks
+                changed = deal.takebacks_in_row != self._tbacks
         if changed:
             # A card was played or a trick taken (or taken back, K15) since the last step.
             self._tdone = len(tricks)
@@ -440,7 +440,7 @@ class Encoder:
                     on |= 1 << (p & 63)
                 self._tmask = on
                 assert isinstance(deal, KopilkaDeal)
-                self._tbacks = deal._takebacks
+                self._tbacks = deal.takebacks_in_row
             done = self._done_mask
             for t in tricks[self._ndone:]:
                 for p in t[1]:
@@ -460,7 +460,7 @@ class Encoder:
             if masks[self._o_played] != played:
                 self._mask_at(self._o_played, played)
         if self._history and self._seen == 0:
-            self._mask("own_dealt", _dealt_hand(deal, seat))
+            self._mask("own_dealt", deal.dealt_mask(seat))
             self._seen = 1
         if self._kopilka:
             assert isinstance(deal, KopilkaDeal)
@@ -482,8 +482,8 @@ class Encoder:
             self._one_hot("trump", deal.trump)
         if deal.phase is _DECLARE or not self._played:
             # Declarations are written once more when play begins, then never change (C7).
-            decl = deal._decl
-            exch = deal._exch
+            decl = deal.declaration_codes
+            exch = deal.exchange_counts
             decl_last = self._decl_last
             exch_last = self._exch_last
             for s in range(n):
@@ -493,45 +493,46 @@ class Encoder:
                     self._one_hot_at(self._o_exchanged + 6 * r, exch[s])
                     decl_last[s] = decl[s]
                     exch_last[s] = exch[s]
-            self._set(self._o_turnup_taken, 1.0 if deal._took else 0.0)
-            self._set(self._o_talon, len(deal._talon) / d)
+            self._set(self._o_turnup_taken, 1.0 if deal.turnup_taken else 0.0)
+            self._set(self._o_talon, deal.talon_size / d)
             self._played = deal.phase is not _DECLARE
-        shown = deal._open | (1 << deal._final[2] if deal._final[2] >= 0 else 0)
+        shown = deal.shown_mask
         if shown or self._shown:
             for s in range(n):
                 self._mask("shown", deal.hands[s] if shown >> s & 1 else 0, self._rel(s) * d)
             self._shown = shown
         if not changed:
             return
-        if len(deal._tricks) != self._won_at:
+        tricks = deal.tricks_packed
+        if len(tricks) != self._won_at:
             # A trick was taken since the last step (or it is the first step: zero tricks each):
             # only the seats whose count changed are rewritten.
-            self._won_at = len(deal._tricks)
-            won = deal._won
+            self._won_at = len(tricks)
             won_last = self._won_last
             base = self._o_tricks_won
             for s in range(n):
-                if won[s] != won_last[s]:
-                    won_last[s] = won[s]
-                    self._one_hot_at(base + 6 * ((s - self.seat) % n), won[s])
+                won = deal.tricks_won_by(s)
+                if won != won_last[s]:
+                    won_last[s] = won
+                    self._one_hot_at(base + 6 * ((s - self.seat) % n), won)
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
         # had to trump and did not); the privileged card may be played freely (C12).
         voids = self._o_voids
-        priv = deal._priv
+        priv = self.rules.privileged.index
         trump = deal.trump
         must_trump = self.rules.must_trump_if_void
         if not self.rules.must_follow:
             # C14: without the duty to follow, not following shows nothing.
-            self._ntricks = len(deal._tricks)
+            self._ntricks = len(tricks)
             return
         # Only the cards played since the last step are read: the trick that was on the
         # table then (from its first card not read yet), every trick taken since, and the
         # one on the table now.  A void, once shown, stays shown for the rest of the deal.
-        tricks = deal._tricks
+        table = deal.table_packed
         first = self._ntricks
         skip = self._nscanned
         for t in range(first, len(tricks) + 1):
-            packed = tricks[t][1] if t < len(tricks) else deal._trick
+            packed = tricks[t][1] if t < len(tricks) else table
             start = skip if t == first else 0
             start = max(start, 1)  # the lead shows nothing
             if start >= len(packed):
@@ -547,7 +548,7 @@ class Encoder:
                     if must_trump and suit != trump:
                         self._set(voids + 4 * r + trump, 1.0)
         self._ntricks = len(tricks)
-        self._nscanned = len(deal._trick)
+        self._nscanned = len(table)
 
     def _encode_kopilka(self, deal: KopilkaDeal) -> None:
         off = self.layout.offsets
@@ -555,17 +556,17 @@ class Encoder:
         d = self.rules.deck_size
         for s in range(n):
             r = self._rel(s)
-            self._set(off["tricks_won"] + r, deal._won[s] / KOPILKA_TRICKS)
+            self._set(off["tricks_won"] + r, deal.tricks_won_by(s) / KOPILKA_TRICKS)
             self._set(off["hand_sizes"] + r, deal.hands[s].bit_count() / d)
             self._set(off["balances"] + r, deal.balances[s] / max(1, self.rules.ante * n))
-        self._one_hot("banned_suit", deal._banned)
-        self._one_hot("takebacks", min(deal._takebacks, 3))
-        self._set(off["talon"], len(deal._talon) / d)
+        self._one_hot("banned_suit", deal.banned_suit_index)
+        self._one_hot("takebacks", min(deal.takebacks_in_row, 3))
+        self._set(off["talon"], deal.talon_size / d)
         self._set(off["pot"], deal.pot / max(1, self.rules.ante * n))
 
     def _taken_back_cards(self, deal: KopilkaDeal) -> None:
         """K15: a lead taken back is public and stays in the leader's hand until he plays it."""
-        events = deal._events if deal._events is not None else deal.events(omniscient=True)
+        events = deal.event_log()
         if len(events) < self._nevents:
             self._taken_back = [0] * self._n
             self._nevents = 0
@@ -587,7 +588,7 @@ class Encoder:
         limit = TRUMP_TRICKS if not self._kopilka else KOPILKA_TRICKS
         base = self.layout.offsets["trick_history"]
         done = self._ntricks_history
-        tricks = deal._tricks
+        tricks = deal.tricks_packed
         for i in range(done, min(len(tricks), limit)):
             leader, packed = tricks[i][0], tricks[i][1]
             start = base + i * width
@@ -595,13 +596,3 @@ class Encoder:
             for p in packed:
                 self._set(start + n + self._rel(p >> 6) * d + self._pos[p & 63], 1.0)
         self._ntricks_history = len(tricks)
-
-
-def _dealt_hand(deal: Deal, seat: int) -> int:
-    """N4: the cards ``seat`` was dealt, read from the deck (its own cards only)."""
-    n = deal.n
-    k = (seat - deal.eldest) % n
-    mask = 0
-    for c in deal._deck[k:5 * n:n]:
-        mask |= 1 << c
-    return mask

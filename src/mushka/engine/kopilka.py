@@ -430,6 +430,16 @@ class KopilkaDeal(Deal):
         other._money = self._money[:]
         other._remiz_paid = self._remiz_paid[:]
 
+    @property
+    def takebacks_in_row(self) -> int:
+        """K15, K19: the leads taken back in a row on the current trick (for encoders)."""
+        return self._takebacks
+
+    @property
+    def banned_suit_index(self) -> int:
+        """K16: the suit that may not be led now, -1 for none (for encoders)."""
+        return self._banned
+
     def view(self, seat: int | None = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
         self._check_viewer(seat)

@@ -645,6 +645,30 @@ class TrumpDeal(Deal):
         other._flush_seat = self._flush_seat
         other._final = self._final
 
+    # The declarations for encoders (see Deal.table_packed): the deal's own values.
+
+    @property
+    def declaration_codes(self) -> list[int]:
+        """C7: each seat's declaration so far (UNDECIDED, PASSED or STOOD), by seat."""
+        return self._decl
+
+    @property
+    def exchange_counts(self) -> list[int]:
+        """C7: the cards each seat exchanged (-1 until it stands), by seat."""
+        return self._exch
+
+    @property
+    def turnup_taken(self) -> bool:
+        """C6: whether the dealer took the turned-up card."""
+        return self._took
+
+    @property
+    def shown_mask(self) -> int:
+        """The seats whose hands all see, as a mask: opened by a flush (MI9) or the
+        special hand that won the мушка (C22, MI13)."""
+        winner = self._final[2]
+        return self._open | (1 << winner if winner >= 0 else 0)
+
     def view(self, seat: int | None = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
         self._check_viewer(seat)
