@@ -28,7 +28,7 @@ import random
 import sys
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +107,8 @@ def plain(value: Any) -> Any:
         return value.code
     if isinstance(value, DealResult):
         return value.to_json()
+    if isinstance(value, StrEnum):
+        return value.value  # an option's word (Shown.effect), as the rules write it
     if isinstance(value, Enum):
         return getattr(value, "letter", value.name)
     if isinstance(value, (tuple, list)):

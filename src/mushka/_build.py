@@ -43,6 +43,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.match",
     "mushka.match_types",
     "mushka.game_steps",
+    "mushka.rules.choices",
     "mushka.rules.model",
     "mushka.rules.options",
     "mushka.rules.variants",

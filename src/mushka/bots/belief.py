@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from mushka.bots.knowledge import Step, TrumpFacts
 from mushka.cards import SUIT_MASKS
 from mushka.engine import DealView
-from mushka.rules import Rules
+from mushka.rules import LonePlayer, Rules
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ class SeatLikelihood:
         for kind, took, standing, stood_before_dealer, talon in self._decl[j]:
             after = (f.dealer - j) % n
             can_pass = not (took and j == f.dealer) and not (rules.privileged_must_play and hand & t.priv_bit)
-            if j == f.dealer and rules.lone_player == "dealer_must_play" and stood_before_dealer == 1:
+            if j == f.dealer and rules.lone_player is LonePlayer.DEALER_MUST_PLAY and stood_before_dealer == 1:
                 can_pass = False
             can_take = rules.dealer_takes_turnup and j == f.dealer and not took
             guess, cards = trump_declare(t, hand, j, f.dealer, f.trump, f.turnup, took, standing, after, talon,

@@ -20,7 +20,7 @@ from typing import Final
 
 from mushka.cards import SUIT_MASKS, card_count, index_list
 from mushka.engine.trump_cards import key_tables
-from mushka.rules import Rules
+from mushka.rules import FlushMode, LonePlayer, Rules
 
 bit_list = index_list
 """Card indices of a mask, low to high (the core's :func:`mushka.cards.index_list`)."""
@@ -507,7 +507,7 @@ _OUTLOOK_FIT: Final[dict[tuple[str, int], tuple[float, float]]] = {
 
 def outlook_fit(rules: Rules) -> tuple[float, float]:
     """(tau, m) of the partie outlook for ``rules`` (see :func:`win_chances`)."""
-    if rules.flush != "wins_mushka" and rules.four_mode != "wins_mushka":
+    if rules.flush is not FlushMode.WINS_MUSHKA and rules.four_mode is not FlushMode.WINS_MUSHKA:
         return (8.0 if rules.is_mistigri else 5.0, 0.0)  # nothing ends a partie early
     return _OUTLOOK_FIT.get((rules.variant, rules.players), (6.0, 0.5))
 
@@ -536,10 +536,10 @@ def stakes_for(rules: Rules, seat: int, records: tuple[int, ...], style: Style =
     p = win_chances(records, *outlook_fit(rules))[seat]
     expected = p * others - (1 - p) * max(mine, 0) * rules.stake
 
-    def worth(effect: str) -> float:
-        if effect == "wins_mushka":
+    def worth(effect: FlushMode) -> float:
+        if effect is FlushMode.WINS_MUSHKA:
             return float(others - expected)
-        if effect == "side_payment":
+        if effect is FlushMode.SIDE_PAYMENT:
             return float(rules.flush_payment * (n - 1))
         return 0.0
 
@@ -578,7 +578,7 @@ def trump_declare(t: Tables, hand: int, seat: int, dealer: int, trump: int, turn
     """
     rules = t.rules
     opponents = standing_before + (undeclared_after + 1) // 2
-    lone = standing_before == 0 and undeclared_after == 0 and rules.lone_player == "takes_all_tricks"
+    lone = standing_before == 0 and undeclared_after == 0 and rules.lone_player is LonePlayer.TAKES_ALL_TRICKS
     bonus = float(rules.privileged_bonus)
     limit = rules.max_exchange
 

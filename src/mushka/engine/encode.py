@@ -27,7 +27,7 @@ from mushka.engine.events import Played, TakenBack
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
-from mushka.rules.model import Rules
+from mushka.rules.model import DerivedKey, Rules
 
 TRUMP_TRICKS: Final = 5
 """C13: five tricks a deal."""
@@ -65,6 +65,11 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"Layout({', '.join(f'{n}[{s}]' for n, s in self.segments)}; size={self.size})"
+
+
+# An encoder's layout and each card's place in the deck, among the rules' derived tables.
+_OBSERVATION: Final[DerivedKey[tuple[Layout, tuple[int, ...]]]] = DerivedKey("observation layout")
+_INFORMATION_STATE: Final[DerivedKey[tuple[Layout, tuple[int, ...]]]] = DerivedKey("information state layout")
 
 
 def observation_layout(rules: Rules) -> Layout:
@@ -218,15 +223,15 @@ class Encoder:
         self._lists = lists
         self._kopilka = not rules.has_trumps
         self._n = rules.players
-        key = ("encoder", history)
+        key = _INFORMATION_STATE if history else _OBSERVATION
         cached = rules.cache.get(key)
         if cached is None:
             layout = information_state_layout(rules) if history else observation_layout(rules)
             pos = [-1] * 52
             for k, c in enumerate(rules.deck_indices):
                 pos[c] = k
-            cached = rules.cache[key] = (layout, tuple(pos))
-        self.layout, self._pos = cached  # type: ignore[misc]
+            cached = rules.cache.put(key, (layout, tuple(pos)))
+        self.layout, self._pos = cached
         offsets = self.layout.offsets
         self._o_hand = offsets["hand"]
         self._o_phase = offsets["phase"]

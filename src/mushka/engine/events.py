@@ -17,6 +17,7 @@ from mushka.cards import Card, Suit, format_cards
 from mushka.engine.types import DealResult
 from mushka.engine.wording import SEAT_FIELDS, Names, count_cards, per_seat, seat_name, seat_params, sentence
 from mushka.i18n import add_texts, has, tr
+from mushka.rules.choices import FlushMode
 
 Cards = tuple[Card, ...]
 
@@ -137,7 +138,7 @@ class Shown(Event):
     seat: int
     cards: Cards
     kind: str  # "flush" (five of a suit) or "privileged_four"
-    effect: str  # "wins_mushka" or "side_payment"
+    effect: FlushMode  # WINS_MUSHKA or SIDE_PAYMENT
 
     def _key(self) -> str:
         return f"event.Shown.{self.kind}.{self.effect}"

@@ -43,7 +43,7 @@ from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
 from mushka.errors import IllegalActionError
 from mushka.i18n import add_texts
-from mushka.rules.model import Rules
+from mushka.rules.model import DerivedKey, Rules
 
 STAND_BASE: Final = 1
 """Classic/mistigri: id of the pat stand; ``STAND_BASE + p`` exchanges positions ``p``."""
@@ -371,12 +371,14 @@ def _rule(deal: Deal) -> str:
     return "C13" if deal.rules.has_trumps else "K11"
 
 
+_ACTION_SPACE: Final[DerivedKey[ActionSpace]] = DerivedKey("action space")
+
+
 def action_space(rules: Rules) -> ActionSpace:
     """The :class:`ActionSpace` of ``rules`` (one per rules value, cached)."""
-    found = rules.cache.get("action_space")
-    if not isinstance(found, ActionSpace):
-        found = ActionSpace(rules)
-        rules.cache["action_space"] = found
+    found = rules.cache.get(_ACTION_SPACE)
+    if found is None:
+        found = rules.cache.put(_ACTION_SPACE, ActionSpace(rules))
     return found
 
 

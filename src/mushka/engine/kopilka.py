@@ -39,6 +39,7 @@ from mushka.engine.events import (
 )
 from mushka.engine.views import DealView
 from mushka.errors import OptionsError
+from mushka.rules.choices import Redistribution, Renege
 
 DEADLOCK_LEADS: Final = 4
 """K19: this many leads taken back in a row end the game."""
@@ -169,7 +170,7 @@ class KopilkaDeal(Deal):
             ev.append(GroupDeclared(owner, group.bit_count()))
         self.hands[owner] = self.hands[owner] ^ group
         remaining = [c for c in range(52) if group >> c & 1]
-        if self.rules.redistribution == "old":
+        if self.rules.redistribution is Redistribution.OLD:
             # K8: the right-hand neighbour draws two at random for the next two seats.
             takers = [(owner + 1) % n, (owner + 2) % n]
         else:
@@ -206,7 +207,7 @@ class KopilkaDeal(Deal):
         out = _plays(led | (hand & 1 << self._priv), PLAYS)
         if not led and self._talon:
             out.append(DRAW)
-        if not (led and self.rules.renege == "forbid"):
+        if not (led and self.rules.renege is Renege.FORBID):
             out.append(PASS)
         return out
 
@@ -253,7 +254,7 @@ class KopilkaDeal(Deal):
             if not self._talon:
                 return "K11", "why.talon_empty", {}
             return None
-        if led and self.rules.renege == "forbid":
+        if led and self.rules.renege is Renege.FORBID:
             return "K12", "why.renege_forbidden", {"suit": Suit(lead).of}
         return None
 

@@ -44,7 +44,8 @@ from mushka.engine.exchanges import DeclareChoices, exchange_subsets, subset_mas
 from mushka.engine.trump_cards import key_tables, special_hand
 from mushka.engine.trump_view import PASSED, STOOD, UNDECIDED, trump_result, trump_view
 from mushka.engine.views import DealView
-from mushka.rules.model import Rules
+from mushka.rules.choices import FlushMode, LonePlayer
+from mushka.rules.model import DerivedKey, Rules
 
 TRICKS_PER_DEAL: Final = 5
 _BIT: Final = tuple(1 << i for i in range(52))
@@ -53,9 +54,9 @@ _OVER: Final = Phase.OVER
 _DECLARE: Final = Phase.DECLARE
 _PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 _PLAY_KIND: Final = Kind.PLAY
-# The key of each trump suit's trick-key tables in the rules' cache (no tuple made per deal;
-# typed ``object`` so that, compiled, a key is not unboxed on reading and boxed anew to look it up).
-_KEYS_KEY: Final[tuple[object, ...]] = tuple(("keys", t) for t in range(4))
+# The key of each trump suit's trick-key tables among the rules' derived tables.
+_KEYS_KEY: Final[tuple[DerivedKey[tuple[tuple[int, ...], ...]], ...]] = tuple(
+    DerivedKey(f"trick keys, trump suit {t}") for t in range(4))
 # The seats before trick play: shared, since the lists that replace them are never changed
 # in place (copies share them too).
 _NO_SEATS: Final[list[int]] = []
@@ -145,9 +146,8 @@ class TrumpDeal(Deal):
         key = _KEYS_KEY[self.trump]
         tables = rules.cache.get(key)
         if tables is None:
-            tables = rules.cache[key] = key_tables(
-                rules.strength, self.trump, priv, rules.privileged_beats_trumps)
-        self._ktabs = tables  # type: ignore[assignment]
+            tables = rules.cache.put(key, key_tables(rules.strength, self.trump, priv, rules.privileged_beats_trumps))
+        self._ktabs = tables
         self._ktab = self._ktabs[0]
         self._decl = [UNDECIDED] * n
         self._exch = [-1] * n
@@ -182,7 +182,7 @@ class TrumpDeal(Deal):
 
     # --- special hands (C22, MI9-MI13) --------------------------------------------
 
-    def _special(self, seat: int) -> tuple[str, str, tuple[int, int, int], int] | None:
+    def _special(self, seat: int) -> tuple[FlushMode, str, tuple[int, int, int], int] | None:
         """The special hand of ``seat``: (effect, kind, score, seat) or ``None``.
 
         ``score`` orders competing hands: suit (MI10), card points (MI11), then
@@ -195,13 +195,13 @@ class TrumpDeal(Deal):
         rel = (seat - self.eldest) % self.n
         return effect, kind, (suit, points, -rel), seat
 
-    def _show(self, found: list[tuple[str, str, tuple[int, int, int], int]],
+    def _show(self, found: list[tuple[FlushMode, str, tuple[int, int, int], int]],
               ev: list[Event] | None) -> None:
         """Show special hands; stop the deal if one wins the мушка (C22, MI13)."""
         if ev is not None:
             for effect, kind, _, seat in found:
                 ev.append(Shown(seat, cards_of(self.hands[seat]), kind, effect))
-        winners = [(score, seat) for effect, _, score, seat in found if effect == "wins_mushka"]
+        winners = [(score, seat) for effect, _, score, seat in found if effect is FlushMode.WINS_MUSHKA]
         if winners:
             # MI13 takes precedence over MI9 in the same deal; best hand wins.
             self._finish_mushka(max(winners)[1], ev)
@@ -353,7 +353,7 @@ class TrumpDeal(Deal):
     def may_pass(self, seat: int) -> bool:
         """Whether ``seat`` may pass at its declaration (C6, C10, MI8): ``_why_pass`` is
         ``None``, without building the reason."""
-        if seat == self.dealer and (self._took or (self.rules.lone_player == "dealer_must_play"
+        if seat == self.dealer and (self._took or (self.rules.lone_player is LonePlayer.DEALER_MUST_PLAY
                                                    and self._stood_before_dealer == 1)):
             return False
         return not (self.rules.privileged_must_play and self.hands[seat] & self._priv_bit)
@@ -366,7 +366,7 @@ class TrumpDeal(Deal):
             return "MI8", "why.privileged_no_pass", {"card": rules.privileged}
         if (
             seat == self.dealer
-            and rules.lone_player == "dealer_must_play"
+            and rules.lone_player is LonePlayer.DEALER_MUST_PLAY
             and self._stood_before_dealer == 1
         ):
             return "C10", "why.dealer_must_play", {}

@@ -8,15 +8,16 @@ hand), for :class:`mushka.engine.trump.TrumpDeal`.
 from __future__ import annotations
 
 from mushka.cards import CARDS, SUIT_MASKS, indices
+from mushka.rules.choices import FlushMode
 from mushka.rules.model import Rules
 
 
-def special_hand(rules: Rules, hand: int, priv_bit: int) -> tuple[str, str, int, int] | None:
+def special_hand(rules: Rules, hand: int, priv_bit: int) -> tuple[FlushMode, str, int, int] | None:
     """The special hand ``hand`` is, if any: (effect, kind, suit, card points).
 
     ``kind`` is ``"privileged_four"`` (MI13: four of a suit and the privileged
     card as the fifth, including five of its own suit) or ``"flush"`` (C22/MI9:
-    five of a suit); ``effect`` is what the rules make of it (``"none"``: nothing,
+    five of a suit); ``effect`` is what the rules make of it (:attr:`FlushMode.NONE`: nothing,
     and then ``None`` is returned).  Suit and points order competing hands
     (MI10, MI11).
     """
@@ -54,7 +55,7 @@ def special_hand(rules: Rules, hand: int, priv_bit: int) -> tuple[str, str, int,
     if not kind:
         return None
     effect = rules.four_mode if kind == "privileged_four" else rules.flush
-    if effect == "none":
+    if effect is FlushMode.NONE:
         return None
     points = sum(CARDS[i].rank.points for i in indices(hand))
     return effect, kind, suit, points

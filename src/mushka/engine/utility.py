@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from mushka.engine.types import DealResult
+from mushka.rules.choices import FlushMode, Renege
 from mushka.rules.model import Rules
 
 TRICKS_PER_DEAL: Final = 5
@@ -87,9 +88,9 @@ def deal_utility_bounds(rules: Rules) -> tuple[float, float]:
     n = rules.players
     if rules.has_trumps:
         stake = rules.stake
-        flush = rules.flush_payment if "side_payment" in (rules.flush, rules.four_mode) else 0
+        flush = rules.flush_payment if FlushMode.SIDE_PAYMENT in (rules.flush, rules.four_mode) else 0
         remiz = max(rules.remiz, rules.effective_privileged_remiz)
-        mushka = rules.initial_record * stake if "wins_mushka" in (rules.flush, rules.four_mode) else 0
+        mushka = rules.initial_record * stake if FlushMode.WINS_MUSHKA in (rules.flush, rules.four_mode) else 0
         low = -max(remiz * stake + flush, mushka)
         gain = (TRICKS_PER_DEAL * rules.trick_value + rules.privileged_bonus) * stake + flush * (n - 1)
         return float(low), float(max(gain, mushka * (n - 1)))
@@ -97,7 +98,7 @@ def deal_utility_bounds(rules: Rules) -> tuple[float, float]:
     # max_deal_length) the leaders are consecutive seats, so a seat answers three
     # leads of a run at most.  K22: a trickless seat's remiz, then the game payment.
     runs = kopilka_max_tricks(rules)
-    passes = (KOPILKA_LEADS_PER_TRICK - 1) * runs if rules.renege == "penalty" else 0
+    passes = (KOPILKA_LEADS_PER_TRICK - 1) * runs if rules.renege is Renege.PENALTY else 0
     worst = rules.remiz * (passes + 1) + rules.effective_game_payment
     # K21-K22.2: what a seat receives is its tricks' worth, each its suit's value, and
     # one trick (the A♠'s, K21) worth double.

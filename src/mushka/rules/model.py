@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Final
+from typing import Any, Final, Generic, TypeVar, cast
 
 from mushka.cards import CARDS, RANK_LETTERS, Card, Rank, deck_mask
 from mushka.errors import OptionsError
+from mushka.rules.choices import AllPass, FlushMode, LonePlayer, PrivilegedFour, Redistribution, Renege
 from mushka.rules.options import (
     KOPILKA,
     MISTIGRI,
@@ -27,6 +28,40 @@ from mushka.rules.options import (
 from mushka.rules.variants import Variant, find_variant
 
 _LOWEST_RANK: Final = {32: Rank.SEVEN, 36: Rank.SIX, 52: Rank.TWO}
+
+_T = TypeVar("_T")
+
+
+class DerivedKey(Generic[_T]):
+    """The key of one table derived from a :class:`Rules` value, typed by what it holds.
+
+    A module that derives a table makes its key once (``_SPACE: Final[DerivedKey[Space]] =
+    DerivedKey("action space")``); keys are compared by identity, so two modules never
+    share a table by accident.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"DerivedKey({self.name!r})"
+
+
+class DerivedTables:
+    """Tables the engine derives from one :class:`Rules` value, each computed once per rules
+    value (the first time a deal, an encoder or an action space asks) and kept with it."""
+
+    def __init__(self) -> None:
+        self._found: dict[DerivedKey[Any], object] = {}
+
+    def get(self, key: DerivedKey[_T]) -> _T | None:
+        """The table under ``key``, or ``None`` before it is first put."""
+        return cast("_T | None", self._found.get(key))
+
+    def put(self, key: DerivedKey[_T], table: _T) -> _T:
+        """Keep ``table`` under ``key``; returns it."""
+        self._found[key] = table
+        return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +80,8 @@ class Rules:
     rank_order: str
     dealer_takes_turnup: bool
     max_exchange: int
-    all_pass: str
-    lone_player: str
+    all_pass: AllPass
+    lone_player: LonePlayer
     privileged_beats_trumps: bool
     privileged_free_play: bool
     must_follow: bool
@@ -57,8 +92,8 @@ class Rules:
     trick_value: int
     remiz: int
     stake: int
-    flush: str
-    privileged_four: str
+    flush: FlushMode
+    privileged_four: PrivilegedFour
     flush_payment: int
     can_discard_privileged: bool
     privileged_remiz: int | None
@@ -67,8 +102,8 @@ class Rules:
     ante: int
     game_payment: int | None
     suit_values: tuple[int, ...]
-    renege: str
-    redistribution: str
+    renege: Renege
+    redistribution: Redistribution
     session_games: int
     # Derived tables, computed once in __post_init__ (not part of equality).
     deck_size: int = field(init=False, compare=False, repr=False)
@@ -77,7 +112,10 @@ class Rules:
     privileged: Card = field(init=False, compare=False, repr=False)
     deck_indices: tuple[int, ...] = field(init=False, compare=False, repr=False)
     plain_play: bool = field(init=False, compare=False, repr=False)
-    cache: dict[object, object] = field(init=False, compare=False, repr=False, hash=False)
+    four_mode: FlushMode = field(init=False, compare=False, repr=False)
+    """C22/MI13: what four of a suit plus the privileged card do (``privileged_four`` with
+    ``as_flush`` read as ``flush``)."""
+    cache: DerivedTables = field(init=False, compare=False, repr=False, hash=False)
     """Tables the engine derives from these rules, computed once per table."""
 
     def __post_init__(self) -> None:
@@ -113,11 +151,13 @@ class Rules:
         object.__setattr__(self, "deck_bits", bits)
         object.__setattr__(self, "strength", strength)
         object.__setattr__(self, "privileged", info.privileged)
-        object.__setattr__(self, "cache", {})
+        object.__setattr__(self, "cache", DerivedTables())
         object.__setattr__(self, "deck_indices", tuple(i for i in range(52) if bits >> i & 1))
         # C14 with its default options: the engine's fast path handles exactly these.
         object.__setattr__(self, "plain_play", self.must_follow and self.must_trump_if_void
                            and not self.must_head_trick and not self.must_overtrump)
+        four = self.privileged_four
+        object.__setattr__(self, "four_mode", self.flush if four is PrivilegedFour.AS_FLUSH else FlushMode(four.value))
 
     # --- construction ------------------------------------------------------
 
@@ -241,11 +281,6 @@ class Rules:
     def effective_game_payment(self) -> int:
         """K22.3: the payment after each game (defaults to the ante)."""
         return self.ante if self.game_payment is None else self.game_payment
-
-    @property
-    def four_mode(self) -> str:
-        """C22/MI13: what four of a suit plus the privileged card do."""
-        return self.flush if self.privileged_four == "as_flush" else self.privileged_four
 
     @property
     def is_mistigri(self) -> bool:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from mushka.cards import RANK_LETTERS, Rank, Suit
 from mushka.errors import OptionsError
 from mushka.i18n import LocalText, add_texts
+from mushka.rules.choices import AllPass, FlushMode, LonePlayer, PrivilegedFour, Redistribution, Renege
 
 CLASSIC: Final = "classic"
 MISTIGRI: Final = "mistigri"
@@ -105,21 +107,27 @@ def _int_check(low: int, high: int) -> Callable[[OptionValue], LocalText | None]
     return check
 
 
-def _choice(values: tuple[str, ...]) -> tuple[
-    Callable[[str], OptionValue], Callable[[OptionValue], LocalText | None]
+def _choice(kind: type[StrEnum]) -> tuple[
+    Callable[[str], OptionValue], Callable[[OptionValue], LocalText | None], tuple[str, ...]
 ]:
+    """The parser, the check and the words of an option whose values are ``kind``'s members.
+
+    The parser gives the member, never the bare word, so that the engine may compare
+    the rules' field by identity."""
+    values = tuple(member.value for member in kind)
+
     def parse(text: str) -> OptionValue:
         key = text.strip().lower()
         if key not in values:
             raise _bad("opt.choice", values=", ".join(values))
-        return key
+        return kind(key)
 
     def check(value: OptionValue) -> LocalText | None:
         if value not in values:
             return LocalText("opt.choice", values=", ".join(values))
         return None
 
-    return parse, check
+    return parse, check, values
 
 
 def _or_word(word: str, low: int, high: int) -> tuple[
@@ -259,13 +267,6 @@ def _check_suit_values(value: OptionValue) -> LocalText | None:
     return None
 
 
-_FLUSH_MODES: Final = ("wins_mushka", "side_payment", "none")
-_parse_flush, _check_flush = _choice(_FLUSH_MODES)
-_parse_four, _check_four = _choice(("as_flush", *_FLUSH_MODES))
-_parse_lone, _check_lone = _choice(("takes_all_tricks", "dealer_must_play"))
-_parse_all_pass, _check_all_pass = _choice(("redeal", "same_dealer"))
-_parse_renege, _check_renege = _choice(("penalty", "forbid"))
-_parse_redis, _check_redis = _choice(("modern", "old"))
 _parse_priv_remiz, _format_priv_remiz, _check_priv_remiz = _or_word("remiz", 0, 1000)
 _parse_game_pay, _format_game_pay, _check_game_pay = _or_word("ante", 0, 100000)
 
@@ -300,8 +301,8 @@ def _spec_int(name: str, rules: tuple[str, ...], defaults: dict[str, OptionValue
 
 
 def _spec_choice(name: str, rules: tuple[str, ...], defaults: dict[str, OptionValue],
-                 parse: Callable[[str], OptionValue], check: Callable[[OptionValue], LocalText | None],
-                 values: tuple[str, ...], help_en: str, help_ru: str) -> OptionSpec:
+                 kind: type[StrEnum], help_en: str, help_ru: str) -> OptionSpec:
+    parse, check, values = _choice(kind)
     return OptionSpec(name, rules, tuple(defaults), defaults, help_en, help_ru,
                       parse, _format_plain, check, values)
 
@@ -333,12 +334,10 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _spec_int("max_exchange", ("C8",), _trump(5), 0, 5,
               "most cards one player may exchange from the talon",
               "наибольшее число карт, которое игрок может прикупить"),
-    _spec_choice("all_pass", ("C9",), _trump("redeal"), _parse_all_pass, _check_all_pass,
-                 ("redeal", "same_dealer"),
+    _spec_choice("all_pass", ("C9",), _trump(AllPass.REDEAL), AllPass,
                  "when everybody passes: the next dealer deals (redeal) or the same one again",
                  "если все спасовали: сдаёт следующий (redeal) или тот же сдающий (same_dealer)"),
-    _spec_choice("lone_player", ("C10",), _trump("takes_all_tricks"), _parse_lone, _check_lone,
-                 ("takes_all_tricks", "dealer_must_play"),
+    _spec_choice("lone_player", ("C10",), _trump(LonePlayer.TAKES_ALL_TRICKS), LonePlayer,
                  "a lone standing player takes all five tricks, or the dealer must play with him",
                  "единственный играющий берёт все пять взяток, или сдающий обязан играть с ним"),
     _spec_bool("privileged_beats_trumps", ("C12", "MI4"), _trump(False),
@@ -368,12 +367,10 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _spec_int("stake", ("C21",), _trump(1), 0, 1000,
               "money per point of a record paid to the winner of the partie",
               "сколько денег стоит очко записи при расчёте с победителем"),
-    _spec_choice("flush", ("C22", "MI9", "MI14"), _trump("side_payment"),
-                 _parse_flush, _check_flush, _FLUSH_MODES,
+    _spec_choice("flush", ("C22", "MI9", "MI14"), _trump(FlushMode.SIDE_PAYMENT), FlushMode,
                  "what five cards of one suit do: win the mushka, earn a side payment, or nothing",
                  "что дают пять карт одной масти: выигрыш мушки, отдельную плату или ничего"),
-    _spec_choice("privileged_four", ("C22", "MI13"), _trump("wins_mushka"),
-                 _parse_four, _check_four, ("as_flush", *_FLUSH_MODES),
+    _spec_choice("privileged_four", ("C22", "MI13"), _trump(PrivilegedFour.WINS_MUSHKA), PrivilegedFour,
                  "what four of a suit plus the privileged card do (as_flush = same as flush)",
                  "что дают четыре карты одной масти и преимущественная карта (as_flush — как flush)"),
     _spec_int("flush_payment", ("MI9", "C22"), _trump(5), 0, 1000,
@@ -408,12 +405,10 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         "what a trick of each suit is worth", "сколько стоит взятка каждой масти",
         _parse_suit_values, _format_suit_values, _check_suit_values,
     ),
-    _spec_choice("renege", ("K12",), {KOPILKA: "penalty"}, _parse_renege, _check_renege,
-                 ("penalty", "forbid"),
+    _spec_choice("renege", ("K12",), {KOPILKA: Renege.PENALTY}, Renege,
                  "passing while holding the led suit costs a remiz (penalty) or is not allowed",
                  "пас при наличии масти стоит ремиз (penalty) или запрещён (forbid)"),
-    _spec_choice("redistribution", ("K7", "K8"), {KOPILKA: "modern"}, _parse_redis, _check_redis,
-                 ("modern", "old"),
+    _spec_choice("redistribution", ("K7", "K8"), {KOPILKA: Redistribution.MODERN}, Redistribution,
                  "how three or more cards of a suit are shared out after the deal",
                  "как раздаются три и более карты одной масти после сдачи"),
     OptionSpec(

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from mushka.cards import Rank
+from mushka.rules.choices import AllPass, FlushMode, LonePlayer, Redistribution, Renege
 from mushka.rules.model import Rules
 from mushka.rules.options import OPTIONS, options_for
 from mushka.rules.variants import find_variant
@@ -770,7 +771,7 @@ def _context(rules: Rules, lang: str) -> dict[str, str]:
 def _declaring(rules: Rules, lang: str, c: Mapping[str, str]) -> dict[str, str]:
     """Fragments of C4, C6-C10, MI5 and MI8."""
     out: dict[str, str] = {}
-    same = rules.all_pass == "same_dealer"
+    same = rules.all_pass is AllPass.SAME_DEALER
     out["c4_same"] = _pick(
         lang, " (after a deal that everybody passed, the same dealer deals again, C9)" if same else "",
         " (если все спасовали, сдаёт снова тот же, C9)" if same else "")
@@ -815,7 +816,7 @@ def _declaring(rules: Rules, lang: str, c: Mapping[str, str]) -> dict[str, str]:
         f"Прикупить можно не больше {c['max_exchange']} и не больше, чем осталось в прикупе.",
     ) if k else _pick(lang, "Nobody exchanges (option max_exchange is 0).",
                       "Прикупки нет (настройка max_exchange равна 0).")
-    if rules.lone_player == "dealer_must_play":
+    if rules.lone_player is LonePlayer.DEALER_MUST_PLAY:
         out["c10_body"] = _pick(
             lang,
             "If exactly one player before the dealer has stood, the dealer may not pass, and the two "
@@ -976,13 +977,13 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
     priv_en = rules.privileged.symbol
     pay = rules.flush_payment
 
-    def effect(mode: str, option: str) -> str:
-        if mode == "wins_mushka":
+    def effect(mode: FlushMode, option: str) -> str:
+        if mode is FlushMode.WINS_MUSHKA:
             return _pick(lang, "the holder must show his hand and wins the mushka at once; the deal stops and C21 "
                          "applies.",
                          "игрок обязан открыть карты и сразу выигрывает мушку; сдача останавливается, "
                          "действует C21.")
-        if mode == "side_payment":
+        if mode is FlushMode.SIDE_PAYMENT:
             return _pick(lang, f"the holder must show his hand and collects {pay} from every other player, kept "
                          "apart from the records as in MI9-MI12; the deal goes on.",
                          f"игрок обязан открыть карты и берёт с каждого партнёра по {pay}; эта плата "
@@ -1004,7 +1005,7 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
                      f"Четыре карты одной масти и {priv_nom}")
         body = five + when + effect(flush, "flush") + " " + four + ": " + effect(four_mode, "privileged_four")
     out = {"c22_body": body}
-    if rules.flush == "side_payment":
+    if rules.flush is FlushMode.SIDE_PAYMENT:
         out["mi9_body"] = _pick(
             lang, "A player who has five cards of one suit after the deal or after an exchange must show his "
             f"hand and collects {pay} from every other player (those who passed too), kept in a separate "
@@ -1015,7 +1016,7 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
             "записывается им отдельно. Игровые же записи остаются нетронутыми, и игра продолжается. "
             "Открытые карты остаются открытыми; плату он получает, даже если потом спасует, и даже если "
             "спасуют все.")
-    elif rules.flush == "wins_mushka":
+    elif rules.flush is FlushMode.WINS_MUSHKA:
         out["mi9_body"] = _pick(
             lang, "A player who has five cards of one suit after the deal or after an exchange shows his hand "
             "and wins the mushka at once, as in C22 (option flush=wins_mushka).",
@@ -1024,7 +1025,7 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
     else:
         out["mi9_body"] = _pick(lang, "Five cards of one suit earn nothing (option flush=none).",
                                 "Пять карт одной масти ничего не дают (настройка flush=none).")
-    if four_mode == "wins_mushka":
+    if four_mode is FlushMode.WINS_MUSHKA:
         out["mi13_body"] = _pick(
             lang, "A player with four cards of one suit and the K♣ as the fifth wins the mushka: he takes all "
             "the records (C21) and a new partie begins. The hand is checked after the deal and after each "
@@ -1039,7 +1040,7 @@ def _special(rules: Rules, lang: str) -> dict[str, str]:
             "MI9). Если мушку сразу выигрывают несколько рук (это возможно с настройкой "
             "flush=wins_mushka), выигрывает лучшая в порядке C22: по масти четырёх карт, затем по очкам, "
             "затем тот, кто ближе к первой руке.")
-    elif four_mode == "side_payment":
+    elif four_mode is FlushMode.SIDE_PAYMENT:
         out["mi13_body"] = _pick(
             lang, f"Four cards of one suit and the K♣ as the fifth are shown and paid like a flush: {pay} from "
             "every other player (MI9-MI12; option privileged_four).",
@@ -1083,7 +1084,7 @@ def _kopilka(rules: Rules, lang: str) -> dict[str, str]:
     for index, letter in enumerate("scdh"):
         out[f"value_{letter}"] = str(values[index])
         out[f"double_{letter}"] = str(2 * values[index])
-    old = rules.redistribution == "old"
+    old = rules.redistribution is Redistribution.OLD
     if old:
         out["k7_body"] = _pick(
             lang, "The group is shared out by the older procedure of K8 (option redistribution=old).",
@@ -1105,7 +1106,7 @@ def _kopilka(rules: Rules, lang: str) -> dict[str, str]:
             "она выходит из игры.")
         out["k8_state"] = _pick(lang, "option redistribution=old; not played at this table",
                                 "настройка redistribution=old; за этим столом не действует")
-    if rules.renege == "forbid":
+    if rules.renege is Renege.FORBID:
         out["k12_body"] = _pick(
             lang, "A player who holds the led suit may not pass (option renege=forbid).",
             "Пасовать, имея требуемую масть, нельзя (настройка renege=forbid).")

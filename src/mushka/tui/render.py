@@ -18,7 +18,7 @@ from mushka.engine import DealResult, DealView, Event, Kind, Phase
 from mushka.engine import events as ev
 from mushka.i18n import tr
 from mushka.match import GameResult, GameView
-from mushka.rules import Rules
+from mushka.rules import FlushMode, Rules
 from mushka.tui import texts as _texts  # noqa: F401  (registers the catalogue)
 from mushka.tui.moves import Mode, Selection, active_cards, hand_in_order, has_kind
 from mushka.tui.table import HUMAN_NAME, PERSONAS
@@ -344,7 +344,7 @@ def key_bar(view: GameView, selection: Selection, lang: str) -> Text:
 
 def has_side_account(rules: Rules) -> bool:
     """Whether flush side payments can happen (MI9, C22 with ``side_payment``)."""
-    return rules.has_trumps and "side_payment" in (rules.flush, rules.four_mode)
+    return rules.has_trumps and FlushMode.SIDE_PAYMENT in (rules.flush, rules.four_mode)
 
 
 def score_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> Text:
