@@ -8,7 +8,8 @@ Create Date: 2025-01-31
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import create_table, drop_table, table_row
 
 revision = "0001"
 down_revision = None
@@ -18,7 +19,7 @@ depends_on = None
 
 def upgrade() -> None:
     """Create ``mushka_tables`` and ``mushka_seats``."""
-    op.create_table(
+    create_table(
         "mushka_tables",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("title", sa.String(64), nullable=True),
@@ -36,13 +37,11 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+        indexes=("status", "finished_at"),
     )
-    op.create_index("ix_mushka_tables_status", "mushka_tables", ["status"])
-    op.create_index("ix_mushka_tables_finished_at", "mushka_tables", ["finished_at"])
-    op.create_table(
+    create_table(
         "mushka_seats",
-        sa.Column("table_id", sa.String(32), sa.ForeignKey("mushka_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        table_row(primary_key=True),
         sa.Column("seat", sa.Integer(), primary_key=True),
         sa.Column("kind", sa.String(8), nullable=False),
         sa.Column("name", sa.String(64), nullable=True),
@@ -53,7 +52,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop both tables."""
-    op.drop_table("mushka_seats")
-    op.drop_index("ix_mushka_tables_finished_at", table_name="mushka_tables")
-    op.drop_index("ix_mushka_tables_status", table_name="mushka_tables")
-    op.drop_table("mushka_tables")
+    drop_table("mushka_seats")
+    drop_table("mushka_tables", ("status", "finished_at"))

@@ -8,7 +8,8 @@ Create Date: 2025-02-01
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import add_columns, create_table, drop_columns, drop_table, table_row
 
 revision = "0002"
 down_revision = "0001"
@@ -22,19 +23,16 @@ def upgrade() -> None:
     Tables stored before keep their whole record in ``mushka_tables.record``;
     the server reads it when a table has no deal rows yet.
     """
-    op.create_table(
+    create_table(
         "mushka_deals",
-        sa.Column("table_id", sa.String(32), sa.ForeignKey("mushka_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        table_row(primary_key=True),
         sa.Column("number", sa.Integer(), primary_key=True),
         sa.Column("data", sa.Text(), nullable=False),
     )
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("first_dealer", sa.Integer(), nullable=True))
+    add_columns("mushka_tables", sa.Column("first_dealer", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
     """Drop them again (games in progress then lose their deals since the upgrade)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("first_dealer")
-    op.drop_table("mushka_deals")
+    drop_columns("mushka_tables", "first_dealer")
+    drop_table("mushka_deals")

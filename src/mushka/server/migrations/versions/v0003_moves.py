@@ -8,7 +8,8 @@ Create Date: 2025-02-08
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import create_table, drop_table, table_row
 
 revision = "0003"
 down_revision = "0002"
@@ -22,10 +23,9 @@ def upgrade() -> None:
     Deal rows stored before keep their actions; moves appended from now on
     follow them when a table is loaded.
     """
-    op.create_table(
+    create_table(
         "mushka_moves",
-        sa.Column("table_id", sa.String(32), sa.ForeignKey("mushka_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        table_row(primary_key=True),
         sa.Column("version", sa.Integer(), primary_key=True),
         sa.Column("deal", sa.Integer(), nullable=False),
         sa.Column("action", sa.String(64), nullable=False),
@@ -35,4 +35,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop the journal (games in progress then lose the actions of their current deals)."""
-    op.drop_table("mushka_moves")
+    drop_table("mushka_moves")

@@ -13,6 +13,8 @@ import json
 import sqlalchemy as sa
 from alembic import context, op
 
+from mushka.server.migrations.ops import add_columns, drop_columns
+
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -23,8 +25,7 @@ def upgrade() -> None:
     """Add ``mushka_tables.names`` and fill it from the records of the games already over
     (a record that cannot be read leaves it empty; the server sets such a table aside
     when it is asked for)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("names", sa.Text(), nullable=True))
+    add_columns("mushka_tables", sa.Column("names", sa.Text(), nullable=True))
     if context.is_offline_mode():
         return  # printing the schema: no rows to fill
     conn = op.get_bind()
@@ -42,5 +43,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop the column (the list of finished games then reads the records again)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("names")
+    drop_columns("mushka_tables", "names")

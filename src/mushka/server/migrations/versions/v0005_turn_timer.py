@@ -9,7 +9,8 @@ Create Date: 2026-12-01
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import add_columns, drop_columns
 
 revision = "0005"
 down_revision = "0004"
@@ -19,11 +20,9 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``mushka_tables.turn_seconds`` (null for the tables made before: no timer)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("turn_seconds", sa.Integer(), nullable=True))
+    add_columns("mushka_tables", sa.Column("turn_seconds", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
     """Drop the column (every table then plays without a timer)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("turn_seconds")
+    drop_columns("mushka_tables", "turn_seconds")

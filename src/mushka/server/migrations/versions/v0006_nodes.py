@@ -14,6 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from mushka.server.migrations.ops import add_columns, create_table, drop_columns, drop_table, table_row
+
 revision = "0006"
 down_revision = "0005"
 branch_labels = None
@@ -22,17 +24,15 @@ depends_on = None
 
 def upgrade() -> None:
     """Add the lease, node and chat tables and the new columns."""
-    op.create_table(
+    create_table(
         "mushka_leases",
-        sa.Column("table_id", sa.String(32), sa.ForeignKey("mushka_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        table_row(primary_key=True),
         sa.Column("owner", sa.String(32), nullable=False),
         sa.Column("epoch", sa.Integer(), nullable=False),
         sa.Column("expires_ms", sa.BigInteger(), nullable=False),
+        indexes=("owner", "expires_ms"),
     )
-    op.create_index("ix_mushka_leases_owner", "mushka_leases", ["owner"])
-    op.create_index("ix_mushka_leases_expires_ms", "mushka_leases", ["expires_ms"])
-    op.create_table(
+    create_table(
         "mushka_nodes",
         sa.Column("instance", sa.String(32), primary_key=True),
         sa.Column("name", sa.String(64), nullable=False),
@@ -41,21 +41,18 @@ def upgrade() -> None:
         sa.Column("port", sa.Integer(), nullable=True),
         sa.Column("started_ms", sa.BigInteger(), nullable=False),
         sa.Column("seen_ms", sa.BigInteger(), nullable=False),
+        indexes=("name",),
     )
-    op.create_index("ix_mushka_nodes_name", "mushka_nodes", ["name"])
-    op.create_table(
+    create_table(
         "mushka_chat",
-        sa.Column("table_id", sa.String(32), sa.ForeignKey("mushka_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        table_row(primary_key=True),
         sa.Column("number", sa.Integer(), primary_key=True),
         sa.Column("data", sa.Text(), nullable=False),
     )
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("next_id", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("address", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True))
-    with op.batch_alter_table("mushka_moves") as batch:
-        batch.add_column(sa.Column("at_ms", sa.BigInteger(), nullable=True))
+    add_columns("mushka_tables", sa.Column("next_id", sa.String(32), nullable=True),
+                sa.Column("address", sa.String(64), nullable=True),
+                sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True))
+    add_columns("mushka_moves", sa.Column("at_ms", sa.BigInteger(), nullable=True))
     # The tables of a single server of before: released, claimed by the first process up.
     # joined_at: they were made before anybody counted, so they count as joined.
     op.execute("INSERT INTO mushka_leases (table_id, owner, epoch, expires_ms) "
@@ -65,15 +62,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Back to one process per database."""
-    with op.batch_alter_table("mushka_moves") as batch:
-        batch.drop_column("at_ms")
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("joined_at")
-        batch.drop_column("address")
-        batch.drop_column("next_id")
-    op.drop_table("mushka_chat")
-    op.drop_index("ix_mushka_nodes_name", "mushka_nodes")
-    op.drop_table("mushka_nodes")
-    op.drop_index("ix_mushka_leases_expires_ms", "mushka_leases")
-    op.drop_index("ix_mushka_leases_owner", "mushka_leases")
-    op.drop_table("mushka_leases")
+    drop_columns("mushka_moves", "at_ms")
+    drop_columns("mushka_tables", "joined_at", "address", "next_id")
+    drop_table("mushka_chat")
+    drop_table("mushka_nodes", ("name",))
+    drop_table("mushka_leases", ("owner", "expires_ms"))

@@ -11,7 +11,8 @@ Create Date: 2026-12-07
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import add_columns, drop_columns
 
 revision = "0007"
 down_revision = "0006"
@@ -21,11 +22,9 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``mushka_tables.rating``."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("rating", sa.Text(), nullable=True))
+    add_columns("mushka_tables", sa.Column("rating", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
     """Drop it again."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("rating")
+    drop_columns("mushka_tables", "rating")

@@ -9,7 +9,8 @@ Create Date: 2026-12-07
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import create_table, drop_table
 
 revision = "0008"
 down_revision = "0007"
@@ -19,7 +20,7 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``mushka_queue``."""
-    op.create_table(
+    create_table(
         "mushka_queue",
         sa.Column("ticket", sa.String(32), primary_key=True),
         sa.Column("variant", sa.String(16), nullable=False),
@@ -34,13 +35,10 @@ def upgrade() -> None:
         sa.Column("seat", sa.Integer(), nullable=True),
         sa.Column("url", sa.String(160), nullable=True),
         sa.Column("node", sa.String(64), nullable=True),
+        indexes=("created_ms", "group_id"),
     )
-    op.create_index("ix_mushka_queue_created_ms", "mushka_queue", ["created_ms"])
-    op.create_index("ix_mushka_queue_group_id", "mushka_queue", ["group_id"])
 
 
 def downgrade() -> None:
     """Drop it."""
-    op.drop_index("ix_mushka_queue_group_id", table_name="mushka_queue")
-    op.drop_index("ix_mushka_queue_created_ms", table_name="mushka_queue")
-    op.drop_table("mushka_queue")
+    drop_table("mushka_queue", ("created_ms", "group_id"))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from mushka.server.migrations.ops import ACCOUNTS, create_table, drop_table, reference
+
 revision = "0009"
 down_revision = "0008"
 branch_labels = None
@@ -19,45 +21,41 @@ depends_on = None
 
 def upgrade() -> None:
     """Add the account tables and ``mushka_seats.account_id``."""
-    op.create_table(
+    create_table(
         "mushka_accounts",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("name_key", sa.String(64), nullable=False, unique=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_table(
+    create_table(
         "mushka_passwords",
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("mushka_accounts.id", ondelete="CASCADE"),
-                  primary_key=True),
+        reference("account_id", ACCOUNTS, primary_key=True),
         sa.Column("hash", sa.String(255), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_table(
+    create_table(
         "mushka_passkeys",
         sa.Column("credential_id", sa.String(255), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("mushka_accounts.id", ondelete="CASCADE"),
-                  nullable=False),
+        reference("account_id", ACCOUNTS, nullable=False),
         sa.Column("public_key", sa.Text(), nullable=False),
         sa.Column("sign_count", sa.BigInteger(), nullable=False),
         sa.Column("transports", sa.String(128), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+        indexes=("account_id",),
     )
-    op.create_index("ix_mushka_passkeys_account_id", "mushka_passkeys", ["account_id"])
-    op.create_table(
+    create_table(
         "mushka_sessions",
         sa.Column("id_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("mushka_accounts.id", ondelete="CASCADE"),
-                  nullable=False),
+        reference("account_id", ACCOUNTS, nullable=False),
         sa.Column("csrf", sa.String(64), nullable=False),
         sa.Column("created_ms", sa.BigInteger(), nullable=False),
         sa.Column("seen_ms", sa.BigInteger(), nullable=False),
         sa.Column("expires_ms", sa.BigInteger(), nullable=False),
+        indexes=("account_id", "expires_ms"),
     )
-    op.create_index("ix_mushka_sessions_account_id", "mushka_sessions", ["account_id"])
-    op.create_index("ix_mushka_sessions_expires_ms", "mushka_sessions", ["expires_ms"])
-    op.create_table(
+    create_table(
         "mushka_challenges",
         sa.Column("id", sa.String(64), primary_key=True),
         sa.Column("purpose", sa.String(16), nullable=False),
@@ -65,16 +63,16 @@ def upgrade() -> None:
         sa.Column("name", sa.String(64), nullable=True),
         sa.Column("user_handle", sa.String(64), nullable=True),
         sa.Column("expires_ms", sa.BigInteger(), nullable=False),
+        indexes=("expires_ms",),
     )
-    op.create_index("ix_mushka_challenges_expires_ms", "mushka_challenges", ["expires_ms"])
-    op.create_table(
+    create_table(
         "mushka_signin_limits",
         sa.Column("key", sa.String(128), primary_key=True),
         sa.Column("failures", sa.Integer(), nullable=False),
         sa.Column("window_ms", sa.BigInteger(), nullable=False),
         sa.Column("blocked_until_ms", sa.BigInteger(), nullable=False),
+        indexes=("blocked_until_ms",),
     )
-    op.create_index("ix_mushka_signin_limits_blocked_until_ms", "mushka_signin_limits", ["blocked_until_ms"])
     with op.batch_alter_table("mushka_seats") as batch:
         batch.add_column(sa.Column("account_id", sa.String(32), nullable=True))
         batch.create_index("ix_mushka_seats_account_id", ["account_id"])
@@ -85,14 +83,9 @@ def downgrade() -> None:
     with op.batch_alter_table("mushka_seats") as batch:
         batch.drop_index("ix_mushka_seats_account_id")
         batch.drop_column("account_id")
-    op.drop_index("ix_mushka_signin_limits_blocked_until_ms", table_name="mushka_signin_limits")
-    op.drop_table("mushka_signin_limits")
-    op.drop_index("ix_mushka_challenges_expires_ms", table_name="mushka_challenges")
-    op.drop_table("mushka_challenges")
-    op.drop_index("ix_mushka_sessions_expires_ms", table_name="mushka_sessions")
-    op.drop_index("ix_mushka_sessions_account_id", table_name="mushka_sessions")
-    op.drop_table("mushka_sessions")
-    op.drop_index("ix_mushka_passkeys_account_id", table_name="mushka_passkeys")
-    op.drop_table("mushka_passkeys")
-    op.drop_table("mushka_passwords")
-    op.drop_table("mushka_accounts")
+    drop_table("mushka_signin_limits", ("blocked_until_ms",))
+    drop_table("mushka_challenges", ("expires_ms",))
+    drop_table("mushka_sessions", ("account_id", "expires_ms"))
+    drop_table("mushka_passkeys", ("account_id",))
+    drop_table("mushka_passwords")
+    drop_table("mushka_accounts")

@@ -9,7 +9,8 @@ Create Date: 2026-12-07
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import add_columns, drop_columns
 
 revision = "0011"
 down_revision = "0010"
@@ -19,11 +20,9 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``mushka_tables.takeback`` (null for the tables made before: not allowed)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("takeback", sa.Boolean(), nullable=True))
+    add_columns("mushka_tables", sa.Column("takeback", sa.Boolean(), nullable=True))
 
 
 def downgrade() -> None:
     """Drop the column (every table then keeps every card played, except against bots)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("takeback")
+    drop_columns("mushka_tables", "takeback")

@@ -9,7 +9,8 @@ Create Date: 2026-12-07
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import add_columns, drop_columns
 
 revision = "0012"
 down_revision = "0011"
@@ -19,11 +20,9 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``mushka_queue.account_id``."""
-    with op.batch_alter_table("mushka_queue") as batch:
-        batch.add_column(sa.Column("account_id", sa.String(32), nullable=True))
+    add_columns("mushka_queue", sa.Column("account_id", sa.String(32), nullable=True))
 
 
 def downgrade() -> None:
     """Drop it again."""
-    with op.batch_alter_table("mushka_queue") as batch:
-        batch.drop_column("account_id")
+    drop_columns("mushka_queue", "account_id")

@@ -9,7 +9,8 @@ Create Date: 2026-12-07
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from mushka.server.migrations.ops import add_columns, drop_columns
 
 revision = "0013"
 down_revision = "0012"
@@ -20,13 +21,10 @@ depends_on = None
 def upgrade() -> None:
     """Add ``mushka_tables.bank_seconds`` and ``mushka_tables.banks`` (null for the tables made
     before: no bank)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.add_column(sa.Column("bank_seconds", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("banks", sa.Text(), nullable=True))
+    add_columns("mushka_tables", sa.Column("bank_seconds", sa.Integer(), nullable=True),
+                sa.Column("banks", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
     """Drop them (every table then plays without a bank)."""
-    with op.batch_alter_table("mushka_tables") as batch:
-        batch.drop_column("banks")
-        batch.drop_column("bank_seconds")
+    drop_columns("mushka_tables", "banks", "bank_seconds")
