@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from mushka.bots.heuristic import HeuristicBot
 from mushka.cards import Card
 from mushka.engine import Action, DealView, Kind, Phase
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.match import GameView
 
 
@@ -128,44 +128,4 @@ def _follow(d: DealView, card: Card) -> Reason:
     return Reason("discard", (card,), follow)
 
 
-add_texts({
-    "hint.only": ("the only legal move", "единственный возможный ход"),
-    "hint.pass": ("pass: the hand is too weak to be sure of a trick, and a ремиз would cost more "
-                  "than sitting the deal out",
-                  "пас: рука слишком слаба, чтобы наверняка взять взятку, а ремиз обошёлся бы дороже"),
-    "hint.stand": ("stand: the hand should take its tricks as it is",
-                   "играть без прикупа: рука и так должна взять свои взятки"),
-    "hint.stand_exchange": ("stand and exchange {cards}: they are worth less than an average card of the talon",
-                            "играть, обменяв {cards}: они слабее средней карты прикупа"),
-    "hint.take": ("take the turned-up trump, discarding {cards}: the trump is worth more",
-                  "взять открытый козырь со сбросом {cards}: козырь ценнее"),
-    "hint.give_up": ("give up {cards}: the cheapest card to lose", "отдать {cards}: её дешевле всего потерять"),
-    "hint.draw": ("draw from the talon: no card of the led suit, and a trick is still needed",
-                  "прикупить: карты масти нет, а взятка ещё нужна"),
-    "hint.kopilka_pass": ("pass: taking this trick is not worth it", "пас: эту взятку брать невыгодно"),
-    "hint.bot_choice": ("the club player's choice here", "так сыграл бы клубный игрок"),
-    "hint.lead_privileged": ("lead {cards}: it wins the trick whatever the others play",
-                             "зайти с {cards}: она берёт взятку, что бы ни положили другие"),
-    "hint.lead_trump": ("lead the trump {cards} to draw out the others' trumps",
-                        "зайти с козыря {cards}, чтобы выбить козыри у других"),
-    "hint.lead_top": ("lead the top card {cards} of its suit: the likeliest to win the trick",
-                      "зайти со старшей карты {cards} своей масти: у неё больше всего шансов взять взятку"),
-    "hint.lead_low": ("lead the low {cards}: it gives the lead away cheaply and keeps the high cards",
-                      "зайти с младшей {cards}: дёшево отдать ход и сберечь старшие карты"),
-    "hint.lead_other": ("lead {cards}: the card least useful for later tricks",
-                        "зайти с {cards}: она меньше всего пригодится во взятках потом"),
-    "hint.win_privileged": ("play {cards}: it takes the trick for sure", "сыграть {cards}: она наверняка берёт взятку"),
-    "hint.win_trump": ("trump with {cards} to win the trick: no card of the led suit",
-                       "побить козырем {cards} и взять взятку: карт нужной масти нет"),
-    "hint.win_cheap": ("the lowest card that still wins the trick: {cards}",
-                       "самая младшая карта, которая ещё берёт взятку: {cards}"),
-    "hint.win_high": ("play {cards} to win the trick", "сыграть {cards} и взять взятку"),
-    "hint.duck_low": ("the lowest card that still follows suit: {cards} (this trick cannot be won cheaply)",
-                      "самая младшая карта масти: {cards} (эту взятку дёшево не взять)"),
-    "hint.duck": ("follow suit with {cards}, which cannot win, and keep the higher cards",
-                  "дать {cards} в масть: она не берёт, а старшие карты остаются"),
-    "hint.trump_low": ("a trump is required, and {cards} is the one least worth keeping",
-                       "нужно дать козырь, и {cards} — тот, который меньше всего жаль"),
-    "hint.discard": ("no card of the led suit: discard {cards}, the least useful card",
-                     "карт масти нет: снести {cards}, самую ненужную карту"),
-})
+add_text_file("mushka.bots", "explain.toml")

@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from mushka.cli.common import LangOpt, console, err_console, pick_lang
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 
 DatabaseOpt = Annotated[str | None, typer.Option(
     "--database-url", help="The server's database (default: mushka.db in the user's data directory).")]
@@ -131,19 +131,4 @@ def register(app: typer.Typer) -> None:
         console.print(tr("db.restored", lang_, url=shown_url(url), path=source))
 
 
-add_texts({
-    "db.migrated": ("The database {url} is up to date.", "База данных {url} обновлена до текущей схемы."),
-    "db.backed_up": ("The database {url} is copied to {path}.", "База данных {url} скопирована в {path}."),
-    "db.restored": ("The database {url} is restored from {path}.", "База данных {url} восстановлена из {path}."),
-    "db.target_exists": ("{path} exists already; name a new file", "{path} уже есть; укажите новый файл"),
-    "db.no_file": ("there is no database file {path}", "файла базы данных {path} нет"),
-    "db.no_backup_tool": (
-        "{url} is not SQLite, and PostgreSQL's pg_dump was not found; install PostgreSQL's client programs",
-        "{url} — не SQLite, а программа pg_dump из PostgreSQL не найдена; установите клиентские программы PostgreSQL",
-    ),
-    "db.backup_failed": ("the copy failed: {problem}", "копирование не удалось: {problem}"),
-    "db.restore_sqlite_only": (
-        "{url} is not a SQLite file; restore PostgreSQL with pg_restore (docs/deploy.md)",
-        "{url} — не файл SQLite; PostgreSQL восстанавливается программой pg_restore (docs/deploy.md)",
-    ),
-})
+add_text_file("mushka.cli", "db_cmd.toml")

@@ -16,7 +16,7 @@ from mushka.engine import Deal
 from mushka.engine import events as ev
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.wording import Names, count_cards, per_seat, seat_name, seat_params, sentence
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.match import Game
 
 SPECIAL = (ev.Shown, ev.FlushPaid, ev.MushkaWon, ev.AllPassed, ev.LoneTakesAll, ev.GroupDeclared,
@@ -167,25 +167,4 @@ def _special_text(item: dict[str, Any], lang: str, names: Names = None) -> str:
     return sentence(text, lang)
 
 
-add_texts({
-    "report.deal": ("Deal {number} (dealer: {dealer})", "Сдача {number} (сдаёт {dealer})"),
-    "report.trump": ("turned up {card}", "открыта {card}"),
-    "report.declarations": ("declarations:", "объявления:"),
-    "report.pass": ("pass", "пас"),
-    "report.stand": ("plays, exchanged {cards}", "играет, прикуп: {cards}"),
-    "report.stand_pat": ("plays without exchanging", "играет без прикупа"),
-    "report.tricks": ("tricks: {tricks}", "взятки: {tricks}"),
-    "report.records": ("records: {records}", "записи: {records}"),
-    "report.pot": ("pot {pot}; balances: {balances}", "касса {pot}; деньги: {balances}"),
-    "report.unfinished": ("(the deal is not finished)", "(сдача не доиграна)"),
-    "report.game_unfinished": ("The game is not finished.", "Игра не окончена."),
-    "report.winner": ("{winner} wins. Money: {money}", "Победа: {winner}. Деньги: {money}"),
-    "report.shared": ("The pot is shared. Money: {money}", "Касса поделена. Деньги: {money}"),
-    "report.by_mushka": ("The partie ended with a mushka (special hand).",
-                         "Партия окончена мушкой (особой рукой)."),
-    "report.truncated": ("Stopped at the deal limit.", "Остановлено по пределу сдач."),
-    "report.flush_paid": ("flush paid to {seat}: {each} from every other player",
-                          "плата за масть: {seat} получает по {each} с каждого"),
-    "report.took": ("{seat} (dealer) took the turned-up {card}",
-                    "{seat} (сдающий) берёт открытую {card}"),
-})
+add_text_file("mushka.cli", "report.toml")

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mushka.cli.common import LangOpt, console, err_console, pick_lang
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 
 
 def register(app: typer.Typer) -> None:
@@ -245,27 +245,4 @@ def port_taken(host: str, port: int) -> str | None:
     return None
 
 
-add_texts({
-    "serve.port_taken": (
-        "cannot listen on {host}:{port} ({problem}): another program, perhaps another mushka serve, "
-        "holds the port; stop it or choose another port: mushka serve --port {next} (make run PORT={next})",
-        "нельзя слушать {host}:{port} ({problem}): порт занят другой программой, возможно другим "
-        "mushka serve; остановите её или выберите другой порт: mushka serve --port {next} (make run PORT={next})",
-    ),
-    "serve.bad_public_url": ("give a full address such as http://192.168.1.20:8000/",
-                             "укажите полный адрес, например http://192.168.1.20:8000/"),
-    "serve.friends_hint": (
-        "Friends on your network open http://THIS-MACHINE'S-ADDRESS:{port}/; give --public-url with that "
-        "address to put it in the invitation links.",
-        "Друзья в вашей сети открывают http://АДРЕС-ЭТОЙ-МАШИНЫ:{port}/; укажите этот адрес в --public-url, "
-        "чтобы он попал в ссылки-приглашения.",
-    ),
-    "serve.bad_level": ("use debug, info, warning or error", "пишите debug, info, warning или error"),
-    "serve.bad_sync": ("use normal or full", "пишите normal или full"),
-    "serve.bad_timers": ("{given!r}: give seconds per move from 0 to 3600, comma separated, such as 0,30,60",
-                         "{given!r}: укажите секунды на ход от 0 до 3600 через запятую, например 0,30,60"),
-    "serve.bad_pool": ("use process or thread", "пишите process или thread"),
-    "serve.bad_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),
-    "serve.bad_database": ("the database {url} cannot be used: {problem}",
-                           "базу данных {url} нельзя использовать: {problem}"),
-})
+add_text_file("mushka.cli", "serve_cmd.toml")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mushka.engine.actions import Action, Kind
 from mushka.engine.wording import Names, seat_name
 from mushka.errors import MushkaError, OutOfTurnError
-from mushka.i18n import LocalText, add_texts, tr
+from mushka.i18n import LocalText, add_text_file, tr
 
 _ACTION_KEYS = {Kind.PLAY: "play", Kind.PASS: "pass", Kind.DRAW: "draw", Kind.TAKE: "take", Kind.DISCARD: "discard"}
 
@@ -40,14 +40,4 @@ def refusal_words(error: MushkaError, lang: str, names: Names = None) -> str:
     return text.removeprefix(f"{error.rule}: ") if error.rule else text
 
 
-add_texts({
-    "refusal.illegal": ("you may not {action} now: {reason}", "сейчас нельзя {action}: {reason}"),
-    "refusal.out_of_turn": ("it is not your turn: {name} is to act", "сейчас не ваш ход: ходит {name}"),
-    "action.play": ("play {cards}", "сыграть {cards}"),
-    "action.pass": ("pass", "пасовать"),
-    "action.draw": ("draw from the talon", "прикупать"),
-    "action.stand": ("stand", "играть без прикупа"),
-    "action.stand_cards": ("stand exchanging {cards}", "играть с прикупом вместо {cards}"),
-    "action.take": ("take the turned-up card discarding {cards}", "взять открытую карту со сбросом {cards}"),
-    "action.discard": ("discard {cards}", "сбросить {cards}"),
-})
+add_text_file("mushka.engine", "refusal.toml")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final, Literal, Protocol
 
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.server.protocol import CHAT_PHRASES, MAX_CHAT, ChatLine, Lang
 from mushka.server.texts import ProtocolError
 
@@ -206,29 +206,4 @@ class TableChat:
                 client.send(said.line(client.lang, past=True).model_dump_json())
 
 
-add_texts({
-    "chat.spectator": ("Spectator {n}", "Зритель {n}"),
-    "chat.spectator_named": ("{name} (spectator)", "{name} (зритель)"),
-    "chat.phrase.hello": ("Hello!", "Привет!"),
-    "chat.phrase.good_luck": ("Good luck!", "Удачи!"),
-    "chat.phrase.good_game": ("Good game!", "Хорошая игра!"),
-    "chat.phrase.well_played": ("Well played!", "Отлично сыграно!"),
-    "chat.phrase.nice_trick": ("Nice trick!", "Красивая взятка!"),
-    "chat.phrase.thanks": ("Thanks!", "Спасибо!"),
-    "chat.phrase.sorry": ("Sorry!", "Извините!"),
-    "chat.phrase.oops": ("Oops, misclick.", "Ой, не та кнопка."),
-    "chat.phrase.one_moment": ("One moment, please.", "Минутку, пожалуйста."),
-    "chat.phrase.bye": ("Bye, thanks for the game!", "Пока, спасибо за игру!"),
-    "server.error.chat_empty": ("a chat line needs some text", "в строке чата нет текста"),
-    "server.error.chat_too_long": ("the chat line has {length} characters; at most {limit} are allowed",
-                                   "в строке чата {length} знаков; допускается не больше {limit}"),
-    "server.error.chat_one": ("a chat line is either a quick phrase or text, exactly one of the two",
-                              "строка чата — либо готовая фраза, либо текст, ровно одно из двух"),
-    "server.error.chat_phrase": ("unknown quick phrase {phrase!r}; known: {known}",
-                                 "неизвестная готовая фраза {phrase!r}; известны: {known}"),
-    "server.error.chat_rate": ("too many chat lines: at most {count} in {seconds} seconds",
-                               "слишком много строк чата: не больше {count} за {seconds} с"),
-    "server.error.bad_timer": ("a turn timer of {seconds} s is not offered; choose one of {allowed} (0: none)",
-                               "таймера хода в {seconds} с нет; выберите одно из {allowed} (0 — без таймера)"),
-    "server.error.not_substituted": ("no bot is playing for your seat", "за ваше место не играет бот"),
-})
+add_text_file("mushka.server", "chat.toml")

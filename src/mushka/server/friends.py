@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 from starlette.requests import Request
 from starlette.responses import Response
 
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.server.accounts import Account
 from mushka.server.presence import PRESENCE
 from mushka.server.socialbodies import (
@@ -191,22 +191,4 @@ async def notice_seen(request: Request) -> Response:
     return json_reply(Done(changed=True))
 
 
-add_texts({
-    "server.error.sign_in_needed": ("sign in first: friends, invitations and mutes belong to an account",
-                                    "сначала войдите: друзья, приглашения и скрытие — для учётной записи"),
-    "server.error.no_player": ("no player has the account {name!r}", "нет игрока с учётной записью {name!r}"),
-    "server.error.yourself": ("that is your own account", "это ваша собственная учётная запись"),
-    "server.error.blocked": ("you cannot do this with {name}: one of you blocked the other",
-                             "с игроком {name} это невозможно: один из вас заблокировал другого"),
-    "server.error.no_friend_link": ("this friend link is unknown or was replaced by a new one",
-                                    "такой ссылки для друзей нет или она заменена новой"),
-    "server.error.not_friends": ("{name} is not your friend: only friends can be invited",
-                                 "{name} не в ваших друзьях: приглашать можно только друзей"),
-    "server.error.bad_invitation": ("cannot invite: {problem}", "пригласить нельзя: {problem}"),
-    "server.problem.invite_table": ("the table is unknown or its game is over",
-                                    "стол неизвестен или игра за ним окончена"),
-    "server.error.no_notice": ("no such notice of yours", "такого вашего уведомления нет"),
-    "server.notice.invite": ("{name} invites you to a table", "{name} приглашает вас за стол"),
-    "server.notice.friend_request": ("{name} wants to be your friend", "{name} хочет добавить вас в друзья"),
-    "server.notice.friend_accepted": ("{name} and you are friends now", "{name} и вы теперь друзья"),
-})
+add_text_file("mushka.server", "friends.toml")

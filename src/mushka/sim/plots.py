@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.sim.play import GameStats
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
@@ -153,21 +153,4 @@ def write_plots(games: Sequence[GameStats], directory: Path, *, kopilka: bool, l
     return out
 
 
-add_texts({
-    "plot.money": ("money per game", "деньги за игру"),
-    "plot.share": ("share of seat-games", "доля игр"),
-    "plot.money_now": ("money (median, quartiles)", "деньги (медиана, квартили)"),
-    "plot.bot_mean": ("{bot} (mean {mean:+.2f})", "{bot} (среднее {mean:+.2f})"),
-    "plot.results_title": ("Money per game by bot ({games} games)", "Деньги за игру по ботам ({games} игр)"),
-    "plot.record": ("record (median, quartiles)", "запись (медиана, квартили)"),
-    "plot.records_title": ("The records deal by deal ({games} games)", "Записи по сдачам ({games} игр)"),
-    "plot.deal": ("deals played", "сыграно сдач"),
-    "plot.running": ("games running", "игр идёт"),
-    "plot.stage.ante": ("ante", "взнос"),
-    "plot.stage.game": ("game {number}", "игра {number}"),
-    "plot.stage.pot": ("pot taken", "касса взята"),
-    "plot.pot": ("pot", "касса"),
-    "plot.balance_of": ("balance of {bot}", "деньги: {bot}"),
-    "plot.kopilka_title": ("Pot and balances through a session ({games} sessions)",
-                           "Касса и деньги по ходу сессии ({games} сессий)"),
-})
+add_text_file("mushka.sim", "plots.toml")

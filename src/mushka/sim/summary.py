@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.rules import Rules
 from mushka.sim.executors import placement_text
 from mushka.sim.play import GameStats
@@ -357,54 +357,4 @@ def write_csv(path: Path, games: Sequence[GameStats], rules: Rules) -> None:
             writer.writerow(row)
 
 
-add_texts({
-    "sim.header": ("{games} games of {variant} for {players}, seed {seed}.",
-                   "{games} игр, вариант {variant}, игроков {players}, зерно {seed}."),
-    "sim.options": ("House rules: {options}.", "Домашние правила: {options}."),
-    "sim.deals_per_game": ("Deals per game: {deals} ({pct}%).", "Сдач за игру: {deals} ({pct}%)."),
-    "sim.speed": ("{rate} games/s ({seconds} s, {jobs} process(es)).",
-                  "{rate} игр/с ({seconds} с, процессов: {jobs})."),
-    "sim.truncated": ("{count} game(s) stopped at the limit of {limit} deals and settled as they stood.",
-                      "Игр, остановленных на пределе в {limit} сдач и рассчитанных как есть: {count}."),
-    "sim.unbalanced": ("Money does not sum to zero in some game: this is a bug.",
-                       "В какой-то игре деньги не сходятся к нулю: это ошибка."),
-    "sim.by_seat": ("By seat", "По местам"),
-    "sim.rotating": ("(rotating)", "(по кругу)"),
-    "sim.by_bot": ("By bot", "По ботам"),
-    "sim.col.seat": ("seat", "место"),
-    "sim.col.bot": ("bot", "бот"),
-    "sim.col.money": ("money ±{pct}%", "деньги ±{pct}%"),
-    "sim.col.win": ("won ({pct}%)", "выиграл ({pct}%)"),
-    "sim.col.remiz": ("remiz", "ремиз"),
-    "sim.col.tricks": ("tricks", "взяток"),
-    "sim.col.recoup": ("recouped ({pct}%)", "окупил ({pct}%)"),
-    "sim.col.paid": ("in/out", "внёс/получил"),
-    "sim.col.outs": ("out", "вышел"),
-    "sim.col.stand": ("stood", "играл"),
-    "sim.col.mushka": ("мушка/flush", "мушка/масть"),
-    "sim.legend": ("money: mean money per game with its interval; won: share of games won; remiz and tricks: "
-                   "per deal played; {extra}",
-                   "деньги: средний выигрыш за игру с интервалом; выиграл: доля выигранных игр; ремиз и взятки: "
-                   "на сыгранную сдачу; {extra}"),
-    "sim.legend.partie": ("stood: share of deals played (C7); мушка/flush: special hands won (C22, MI13) "
-                          "and flush payments (MI9).",
-                          "играл: доля сыгранных сдач (C7); мушка/масть: выигранные мушки (C22, MI13) "
-                          "и платы за масть (MI9)."),
-    "sim.legend.kopilka": ("recouped: final balance >= 0 (K24); in/out: money paid into and taken from "
-                           "the pot per session (K3, K12, K22, K23); out: games in which the seat went out "
-                           "first (K18).",
-                           "окупил: итог >= 0 (K24); внёс/получил: деньги в кассу и из кассы за сессию "
-                           "(K3, K12, K22, K23); вышел: игр, где игрок первым снёс карты (K18)."),
-    "sim.unluckiest": ("The unluckiest player of a session (lowest balance) recouped what he paid in: {rate} "
-                       "of sessions; got back at least the ante (K3): {ante}; his balance {balance}; share of "
-                       "his payments he got back {fraction}.",
-                       "Самый невезучий игрок сессии (наименьший итог) окупил свои взносы: {rate} сессий; "
-                       "вернул хотя бы начальный взнос (K3): {ante}; его итог {balance}; доля возвращённых "
-                       "взносов {fraction}."),
-    "sim.kopilka_counts": ("Deadlocked games (K19): {deadlocks}; pots shared (K23): {shared}.",
-                           "Игр в тупике (K19): {deadlocks}; касса поделена (K23): {shared}."),
-    "sim.partie_counts": ("Parties ended by a мушка (C22/MI13): {mushka}; deals everybody passed (C9): {passed}; "
-                          "lone players (C10): {lone}.",
-                          "Партий, оконченных мушкой (C22/MI13): {mushka}; сдач, где все спасовали (C9): {passed}; "
-                          "одиночных игроков (C10): {lone}."),
-})
+add_text_file("mushka.sim", "summary.toml")

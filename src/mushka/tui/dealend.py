@@ -15,25 +15,17 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from mushka.engine import DealResult
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.match import GameView
 from mushka.rules import Rules
-from mushka.tui.render import NAME_WIDTH, _pad, _result_note, balances_after, records_after, seat_name
+from mushka.rules.variants import find_variant
+from mushka.tui.render import NAME_WIDTH, _pad, seat_name
+from mushka.tui.sheets import _result_note, balances_after, records_after, sheet_of
 
 
 def signed(amount: int) -> str:
     """An amount with its sign, the minus a typographic one as in the other columns' words."""
     return f"{amount:+d}".replace("-", "−")
-
-
-def special_rule(variant: str) -> str:
-    """The rule of the мушка won with a special hand: MI13 in mistigri, C22 elsewhere."""
-    return "MI13" if variant == "mistigri" else "C22"
-
-
-def flush_rule(variant: str) -> str:
-    """The rule of the five of a suit paid by every other player: MI9 in mistigri, C22 in classic."""
-    return "MI9" if variant == "mistigri" else "C22"
 
 
 def why_trumps(result: DealResult, rules: Rules, seat: int, names: Sequence[str], human: int,
@@ -44,7 +36,7 @@ def why_trumps(result: DealResult, rules: Rules, seat: int, names: Sequence[str]
     standing = bool(result.standing) and result.standing[seat]
     if result.mushka is not None:
         key = "tui.why_mushka" if seat == result.mushka else "tui.why_stopped"
-        parts.append(tr(key, lang, rule=special_rule(result.variant)))
+        parts.append(tr(key, lang, rule=find_variant(result.variant).mushka_rule))
     elif result.all_passed:
         parts.append(tr("tui.why_all_passed", lang))
     elif not standing:
@@ -63,7 +55,7 @@ def why_trumps(result: DealResult, rules: Rules, seat: int, names: Sequence[str]
             parts.append(tr("tui.why_bonus", lang, bonus=abs(bonus), card=rules.privileged.display(lang)))
     side = result.side[seat] if result.side else 0
     if side and result.flush_seat is not None:
-        rule = flush_rule(result.variant)
+        rule = find_variant(result.variant).flush_rule
         if seat == result.flush_seat:
             each = side // max(1, rules.players - 1)
             parts.append(tr("tui.why_flush_paid", lang, amount=signed(side), each=each, rule=rule))
@@ -106,7 +98,7 @@ def deal_summary(view: GameView, number: int, names: Sequence[str], human: int, 
     else:
         title = tr("tui.game_over_no", lang, number=number, games=view.games or rules.session_games, dealer=dealer)
     out = Text(title + "\n\n", style="bold")
-    last = tr("tui.col_record", lang) if rules.has_trumps else tr("tui.col_balance", lang)
+    last = tr(sheet_of(rules).money_column, lang)
     out.append(_pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_tricks", lang), 7)
                + _pad(tr("tui.col_change", lang), 7) + _pad(last, 8) + tr("tui.col_why", lang) + "\n", style="dim")
     if rules.has_trumps:
@@ -139,25 +131,4 @@ def deal_summary(view: GameView, number: int, names: Sequence[str], human: int, 
     return out
 
 
-add_texts({
-    "tui.col_why": ("Why", "Почему"),
-    "tui.game_over_no": ("Game {number} of {games} is over (dealer {dealer})",
-                         "Игра {number} из {games} окончена (сдающий: {dealer})"),
-    "tui.why_mushka": ("wins the mushka ({rule})", "выигрыш мушки ({rule})"),
-    "tui.why_stopped": ("the deal stopped at once ({rule})", "сдача сразу окончена ({rule})"),
-    "tui.why_all_passed": ("everybody passed (C9)", "все спасовали (C9)"),
-    "tui.why_passed": ("passed: writes nothing (C19)", "пас: ничего не пишет (C19)"),
-    "tui.why_lone": ("stood alone (C10)", "игра в одиночку (C10)"),
-    "tui.why_tricks": ("tricks: {n}, −{points} (C17)", "взяток: {n}, −{points} (C17)"),
-    "tui.why_remiz": ("no trick: remiz +{remiz} ({rule})", "без взятки: ремиз +{remiz} ({rule})"),
-    "tui.why_bonus": ("held {card}: −{bonus} more (MI7)", "был {card}: ещё −{bonus} (MI7)"),
-    "tui.why_flush_paid": ("five of a suit: {amount} to the side account, {each} from each ({rule})",
-                           "пять одной масти: {amount} в отдельный счёт, по {each} с каждого ({rule})"),
-    "tui.why_flush_pays": ("pays {amount} to {name} for five of a suit ({rule})",
-                           "платит {amount} игроку {name} за пять одной масти ({rule})"),
-    "tui.why_k_tricks": ("tricks {n}: +{amount}", "взяток {n}: +{amount}"),
-    "tui.why_k_remiz": ("remiz −{amount}", "ремиз −{amount}"),
-    "tui.why_k_out": ("went out first: no game payment", "без карт раньше всех: за игру не платит"),
-    "tui.why_k_payment": ("game payment −{amount}", "за игру −{amount}"),
-    "tui.why_k_rest": ("penalty passes or a cut payment {amount}", "штрафные пасы или урезанная плата {amount}"),
-})
+add_text_file("mushka.tui", "dealend.toml")

@@ -13,7 +13,7 @@ from typing import Final
 
 from rich.text import Text
 
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.rules import Rules, options_for
 from mushka.rules.options import format_value
 
@@ -32,102 +32,7 @@ _ESSENTIALS: Final[dict[str, tuple[str, ...]]] = {
     ),
 }
 
-add_texts({
-    "tui.rules.classic.1": (
-        "{players} players, {deck} cards, 5 each; the next card is turned up and its suit is trump (C2, C5). "
-        "A♠ is the mushka: it beats every plain card and may be played to any trick (C11-C12).",
-        "Игроков: {players}, карт в колоде: {deck}, сдаётся по 5 каждому; следующая карта открывается, "
-        "её масть — козырь (C2, C5). Туз пик — мушка: бьёт любую некозырную карту и может класться "
-        "на любую взятку (C11-C12).",
-    ),
-    "tui.rules.classic.2": (
-        "From the eldest to the dealer, each player passes or plays, exchanging up to {max_exchange} cards "
-        "from the talon (C7-C8). The dealer may first take the turned-up card for one of his (C6).",
-        "От старшей руки до сдающего каждый пасует или играет, прикупая до {max_exchange} карт (C7-C8). "
-        "Сдающий может сперва взять открытую карту, сбросив одну свою (C6).",
-    ),
-    "tui.rules.classic.3": (
-        "Follow suit; if you cannot, play a trump; otherwise anything (C14). The highest trump, else the "
-        "highest card of the led suit takes the trick (C15).",
-        "Ходят в масть; нет масти — бьют козырем; нет козыря — любая карта (C14). Взятку берёт старший "
-        "козырь, иначе старшая карта масти хода (C15).",
-    ),
-    "tui.rules.classic.4": (
-        "Records start at {initial_record}; each trick writes off {trick_value}; a player who stood and took "
-        "no trick writes a ремиз of {remiz} (C16-C18). When a record reaches 0 the partie ends: the lowest "
-        "record wins and takes from each other player his record × {stake} (C20-C21).",
-        "Записи начинаются с {initial_record}; за взятку списывается {trick_value}; игравший без взяток пишет "
-        "ремиз {remiz} (C16-C18). Когда чья-то запись дойдёт до 0, партия окончена: выигрывает меньшая "
-        "запись и берёт с каждого его запись × {stake} (C20-C21).",
-    ),
-    "tui.rules.classic.5": (
-        "Five cards of one suit after the deal or the exchange: {flush_effect}. Four of a suit and the A♠ as "
-        "the fifth: {four_effect} (C21, C22).",
-        "Пять карт одной масти после сдачи или прикупа: {flush_effect}. Четыре карты одной масти и туз пик "
-        "пятым: {four_effect} (C21, C22).",
-    ),
-    # What a special hand does (C22), by the value of the options flush and privileged_four.
-    "tui.effect.side_payment": (
-        "shown, and every other player pays {pay} into a side account; the records stay, the deal goes on",
-        "открываются, и каждый партнёр платит {pay} отдельно от записей; игра продолжается",
-    ),
-    "tui.effect.wins_mushka": (
-        "shown, and they win the mushka at once: the deal stops and the partie is settled",
-        "открываются и сразу выигрывают мушку: сдача останавливается, партия рассчитывается",
-    ),
-    "tui.effect.none": ("nothing special", "ничего особенного"),
-    "tui.rules.mistigri.1": (
-        "{players} players, {deck} cards, 5 each; the next card is turned up and its suit is trump. "
-        "The privileged card is K♣; every suit ranks K Q J A 10 9 … (MI2-MI3).",
-        "Игроков: {players}, карт в колоде: {deck}, сдаётся по 5 каждому; следующая карта открывается, "
-        "её масть — козырь. "
-        "Преимущественная карта — король треф; порядок в масти: К Д В Т 10 9 … (MI2-MI3).",
-    ),
-    "tui.rules.mistigri.2": (
-        "Whoever gets K♣ may not pass and may not discard it (MI5, MI8). Holding it with no trick costs a "
-        "ремиз of {privileged_remiz}; with a trick he writes off {privileged_bonus} more (MI6-MI7).",
-        "Получивший короля треф не может пасовать и сбрасывать его (MI5, MI8). Без взяток он пишет ремиз "
-        "{privileged_remiz}; со взяткой списывает ещё {privileged_bonus} (MI6-MI7).",
-    ),
-    "tui.rules.mistigri.3": (
-        "Five of a suit after the deal or the exchange is paid {flush_payment} by every other player, "
-        "in a side account (MI9-MI12); four of a suit and K♣ win the mushka (MI13).",
-        "За пять карт одной масти после сдачи или прикупа каждый партнёр платит {flush_payment} отдельно "
-        "от записей (MI9-MI12); четыре карты одной масти и король треф выигрывают мушку (MI13).",
-    ),
-    "tui.rules.kopilka.1": (
-        "4 players, 32 cards, 5 each, no trumps; each pays {ante} into the pot; a session is {games} games "
-        "(K1-K5). A♠ is the mushka and beats any trick (K9).",
-        "4 игрока, 32 карты, по 5 каждому, без козырей; каждый вносит в кассу {ante}; игра из {games} "
-        "сдач (K1-K5). Туз пик — мушка, он бьёт любую взятку (K9).",
-    ),
-    "tui.rules.kopilka.2": (
-        "Three or more cards of a suit after the deal are laid face down; each other player takes one at "
-        "random and then discards one (K6-K7, redistribution = {redistribution}).",
-        "Три и более карты одной масти после сдачи кладутся крапом вверх; каждый партнёр берёт одну наугад "
-        "и сбрасывает одну свою (K6-K7, redistribution = {redistribution}).",
-    ),
-    "tui.rules.kopilka.3": (
-        "On a lead, play the led suit or the A♠, or draw from the talon when you have none, or pass; "
-        "passing with the suit costs {remiz} (K11-K12, renege = {renege}).",
-        "На ход кладут карту той же масти или туз пик, либо прикупают, если масти нет, либо пасуют; "
-        "пас при масти стоит {remiz} (K11-K12, renege = {renege}).",
-    ),
-    "tui.rules.kopilka.4": (
-        "One card on the lead makes a trick; if nobody covers it, the leader takes it back and the next "
-        "player leads (K14-K15). The winner must lead another suit (K16).",
-        "Одной карты на ход достаточно для взятки; если никто не дал карты, ходивший берёт её назад и ходит "
-        "следующий (K14-K15). Взявший должен ходить с другой масти (K16).",
-    ),
-    "tui.rules.kopilka.5": (
-        "The game ends when somebody has no cards (K18). Tricks are paid from the pot ({values}, double when "
-        "the A♠ takes); no trick costs {remiz}; all but the one who went out pay {game_payment}; after game {games} "
-        "(the last) the one who went out first in it takes the pot (K20-K23).",
-        "Игра кончается, когда у кого-то не осталось карт (K18). Взятки оплачиваются из кассы ({values}, "
-        "вдвойне, если взял туз пик); без взяток — ремиз {remiz}; все, кроме снёсшего карты, платят "
-        "{game_payment}; после последней, {games}-й игры снёсший в ней карты первым берёт кассу (K20-K23).",
-    ),
-})
+add_text_file("mushka.tui", "rulesinfo.toml")
 
 
 def _params(rules: Rules) -> dict[str, object]:
