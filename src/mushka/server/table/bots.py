@@ -16,15 +16,12 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Sequence
 from typing import Protocol
 
 from mushka.engine import Action
 from mushka.errors import MushkaError
-from mushka.match import Game
-from mushka.server.config import ServerConfig
-from mushka.server.protocol import TableStatus
-from mushka.server.seating import Scripted, Seat
+from mushka.server.seating import Scripted
+from mushka.server.table.host import TableBasics, TableProgress, TableRunning
 from mushka.server.table.takeback import TableTakeBack, wait_left
 from mushka.server.thinkers import Thinkers
 
@@ -45,67 +42,17 @@ class HasThinkers(Protocol):
         ...
 
 
-class BotsHost(Protocol):
-    """What the bots need of their table."""
+class BotsHost(TableBasics, TableProgress, TableRunning, Protocol):
+    """What the bots need of their table besides its basics, progress and running: the
+    seats whose moves are fixed (``scripted``, the tutorial's bots), its take-backs
+    (``take_backs``: the card that may still be taken back), and applying an action."""
 
-    @property
-    def id(self) -> str:
-        """The table's id."""
-        ...
-
-    @property
-    def config(self) -> ServerConfig:
-        """The server's settings (``bot_delay``, ``takeback_seconds``)."""
-        ...
+    scripted: dict[int, Scripted]
+    take_backs: TableTakeBack
 
     @property
     def services(self) -> HasThinkers:
         """The services every table shares."""
-        ...
-
-    @property
-    def status(self) -> TableStatus:
-        """Waiting, playing or over."""
-        ...
-
-    @property
-    def closed(self) -> bool:
-        """Whether the table's tasks were stopped."""
-        ...
-
-    @property
-    def game(self) -> Game | None:
-        """The game, once started."""
-        ...
-
-    @property
-    def seats(self) -> Sequence[Seat]:
-        """The table's seats."""
-        ...
-
-    @property
-    def version(self) -> int:
-        """The table's version now."""
-        ...
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """The lock every change of the table is made under."""
-        ...
-
-    @property
-    def wake(self) -> asyncio.Event:
-        """Set whenever a bot may be to act."""
-        ...
-
-    @property
-    def scripted(self) -> dict[int, Scripted]:
-        """Seats whose moves are fixed (the tutorial's bots)."""
-        ...
-
-    @property
-    def take_backs(self) -> TableTakeBack:
-        """The table's take-backs (the card that may still be taken back)."""
         ...
 
     async def apply(self, seat: int, action: Action) -> None:

@@ -12,16 +12,14 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
 from mushka import __version__
-from mushka.match import Game
-from mushka.server.config import ServerConfig
-from mushka.server.protocol import RequestId, Resumed, State, TableStatus, Welcome
+from mushka.server.protocol import RequestId, Resumed, State, Welcome
 from mushka.server.seating import ACCOUNT_SEAT, Client, Seat, TableMoved, hash_token, now
 from mushka.server.seatviews import ViewTracker
+from mushka.server.table.host import TableBasics, TableProgress, TableRunning
 from mushka.server.table.seats import TableSeats
 from mushka.server.table.social import TableSocial
 from mushka.server.table.storage import TableStorage
@@ -30,95 +28,20 @@ from mushka.server.texts import ProtocolError
 log = logging.getLogger("mushka.server")
 
 
-class ConnectionsHost(Protocol):
-    """What the connections need of their table."""
+class ConnectionsHost(TableBasics, TableProgress, TableRunning, Protocol):
+    """What the connections need of their table besides its basics, progress and running:
+    when a connection last left (``last_seen``), whether the table left this process
+    (``evicted``), its ``host``'s seat, when a person first came (``joined``), its
+    ``storage``, ``seating``, ``social`` side and ``views``, and the messages it makes."""
 
     last_seen: datetime
-
-    @property
-    def id(self) -> str:
-        """The table's id."""
-        ...
-
-    @property
-    def config(self) -> ServerConfig:
-        """The server's settings."""
-        ...
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """The lock every change of the table is made under."""
-        ...
-
-    @property
-    def evicted(self) -> bool:
-        """Whether the lobby dropped the table from memory."""
-        ...
-
-    @property
-    def clients(self) -> set[Client]:
-        """The table's connections (the connections add and remove theirs)."""
-        ...
-
-    @property
-    def seats(self) -> Sequence[Seat]:
-        """The table's seats."""
-        ...
-
-    @property
-    def host(self) -> int | None:
-        """The host's seat (None: a table without a host)."""
-        ...
-
-    @property
-    def status(self) -> TableStatus:
-        """Waiting, playing or over."""
-        ...
-
-    @property
-    def version(self) -> int:
-        """The table's version now."""
-        ...
-
-    @property
-    def announced(self) -> int:
-        """The version last sent to the connections."""
-        ...
-
-    @property
-    def game(self) -> Game | None:
-        """The game, once started."""
-        ...
-
-    @property
-    def joined(self) -> datetime | None:
-        """When a person first came (None: nobody yet)."""
-        ...
-
-    @property
-    def storage(self) -> TableStorage:
-        """How the table stores itself."""
-        ...
-
-    @property
-    def seating(self) -> TableSeats:
-        """The table's seats while it waits, and its ending unplayed."""
-        ...
-
-    @property
-    def social(self) -> TableSocial:
-        """The table's turn timer and chat."""
-        ...
-
-    @property
-    def views(self) -> ViewTracker:
-        """The views last sent to each audience."""
-        ...
-
-    @property
-    def wake(self) -> asyncio.Event:
-        """Set to let the table's bots look whether they are to act."""
-        ...
+    evicted: bool
+    host: int | None
+    joined: datetime | None
+    storage: TableStorage
+    seating: TableSeats
+    social: TableSocial
+    views: ViewTracker
 
     def state(self, client: Client, request: RequestId | None = None) -> State:
         """The full state for ``client``."""

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
 from mushka import __version__
-from mushka.server.config import ServerConfig
-from mushka.server.protocol import Lang, Moved, TableStatus, Welcome
+from mushka.server.protocol import Lang, Moved, Welcome
 from mushka.server.seating import Client, Seat, TableMoved, hash_token, new_token, now
 from mushka.server.store import ABANDONED, GameRating
+from mushka.server.table.host import TableBasics, TableProgress, TableRunning
 from mushka.server.table.storage import HasWriter, TableStorage
 from mushka.server.texts import ProtocolError
 
@@ -43,76 +43,24 @@ class HasBots(HasWriter, Protocol):
         ...
 
 
-class SeatsHost(Protocol):
-    """What the seats need of their table: its fields (some of which they change), its
-    storage and the messages it makes."""
+class SeatsHost(TableBasics, TableProgress, TableRunning, Protocol):
+    """What the seats need of their table besides its basics, progress and running: its
+    ``storage``, when it was made (``created``) and first joined (``joined``), when it ended
+    (``finished``), whether it starts by itself (``autostart``), its ``host``'s seat, whether
+    it left this process (``evicted``), the rematch's table (``next``), and the messages it makes."""
 
+    storage: TableStorage
+    created: datetime
     joined: datetime | None
-    status: TableStatus
     finished: datetime | None
-    version: int
-    announced: int
+    autostart: bool
+    host: int | None
     evicted: bool
     next: str | None
 
     @property
-    def id(self) -> str:
-        """The table's id."""
-        ...
-
-    @property
-    def seats(self) -> Sequence[Seat]:
-        """The table's seats."""
-        ...
-
-    @property
-    def clients(self) -> Collection[Client]:
-        """The table's connections."""
-        ...
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """The lock every change of the table is made under."""
-        ...
-
-    @property
-    def config(self) -> ServerConfig:
-        """The server's settings."""
-        ...
-
-    @property
     def services(self) -> HasBots:
         """The services every table shares."""
-        ...
-
-    @property
-    def storage(self) -> TableStorage:
-        """How the table stores itself."""
-        ...
-
-    @property
-    def created(self) -> datetime:
-        """When the table was made."""
-        ...
-
-    @property
-    def closed(self) -> bool:
-        """Whether the table's tasks were stopped."""
-        ...
-
-    @property
-    def autostart(self) -> bool:
-        """Whether the game starts once every seat is taken."""
-        ...
-
-    @property
-    def host(self) -> int | None:
-        """The host's seat (None: a table without a host)."""
-        ...
-
-    @property
-    def wake(self) -> asyncio.Event:
-        """Set to let the table's bots look whether they are to act."""
         ...
 
     def broadcast(self, build: Build) -> None:

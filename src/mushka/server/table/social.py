@@ -2,7 +2,7 @@
 plays for a timed-out seat until the player is back.
 
 :class:`TableSocial` belongs to one :class:`~mushka.server.table.ServerTable` and
-works on it through :class:`Host`, the few things of a table it needs (the
+works on it through :class:`SocialHost`, the few things of a table it needs (the
 table module stays about the game, its seats and its storage).  Every change
 it makes to a seat is made under the table's lock, as every other change of
 the table is (STYLE 13).
@@ -10,82 +10,29 @@ the table is (STYLE 13).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from typing import Protocol
 
 from mushka.i18n import tr
-from mushka.match import Game
 from mushka.server.chat import Listener, TableChat
-from mushka.server.protocol import SeatKind, TableStatus
+from mushka.server.seating import Seat
+from mushka.server.table.host import TableBasics, TableProgress
 from mushka.server.texts import ProtocolError
 from mushka.server.timer import TurnTimer, banks_of_text, banks_text
 
 log = logging.getLogger("mushka.server")
 
 
-class SeatLike(Protocol):
-    """What the social side needs of a seat."""
-
-    index: int
-    kind: SeatKind
-    substitute: bool
-    timed_out: bool
-
-    def shown_name(self, lang: str) -> str | None:
-        """The name players see for the seat."""
-        ...
-
-
-class Host(Protocol):
-    """What the social side needs of its table."""
-
-    @property
-    def id(self) -> str:
-        """The table's id."""
-        ...
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """The lock every change of the table is made under."""
-        ...
-
-    @property
-    def game(self) -> Game | None:
-        """The game, once started."""
-        ...
-
-    @property
-    def status(self) -> TableStatus:
-        """Waiting, playing or over."""
-        ...
-
-    @property
-    def version(self) -> int:
-        """The table's version now."""
-        ...
-
-    @property
-    def announced(self) -> int:
-        """The version last sent to the connections."""
-        ...
-
-    @property
-    def clients(self) -> Collection[Listener]:
-        """The table's connections."""
-        ...
-
-    @property
-    def seats(self) -> Sequence[SeatLike]:
-        """The table's seats."""
-        ...
+class SocialHost(TableBasics, TableProgress, Protocol):
+    """What the social side needs of its table: its id, lock, seats and connections, and
+    where its game stands."""
 
 
 class TableSocial:
     """One table's turn timer and chat (see the module docstring)."""
 
-    def __init__(self, host: Host, turn_seconds: int, bank_seconds: int = 0, *, presence: Callable[[], None],
+    def __init__(self, host: SocialHost, turn_seconds: int, bank_seconds: int = 0, *, presence: Callable[[], None],
                  wake: Callable[[], None], check_storage: Callable[[], None],
                  closed: Callable[[], bool], keep: Callable[[int, str], None] | None = None) -> None:
         """The social side of ``host`` (P15: ``turn_seconds`` a move, then a bank of ``bank_seconds``
@@ -174,7 +121,7 @@ class TableSocial:
             self.retime()
             self._wake()
 
-    def taken_back(self, seat: SeatLike) -> bool:
+    def taken_back(self, seat: Seat) -> bool:
         """The player acts or comes back himself: the bot stops playing for him (lock held).
         True if a bot was playing for him."""
         if not seat.substitute:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
@@ -19,12 +19,12 @@ from typing import Protocol
 from mushka import __version__
 from mushka.engine import Action, Deal
 from mushka.i18n import tr
-from mushka.match import Game
 from mushka.records import DealRecord, record_of_game
-from mushka.server.protocol import Error, TableStatus
+from mushka.server.protocol import Error
 from mushka.server.ratings import MIN_OWN_MOVES
-from mushka.server.seating import LANGS, Client, Seat
+from mushka.server.seating import LANGS
 from mushka.server.store import GameRating, Move, Save
+from mushka.server.table.host import TableBasics, TableProgress
 from mushka.server.texts import ProtocolError
 from mushka.server.writer import LeaseLost, WriteFailed, Writer
 
@@ -64,60 +64,19 @@ class HasBanks(Protocol):
         ...
 
 
-class StorageHost(Protocol):
-    """What storing needs of its table."""
+class StorageHost(TableBasics, TableProgress, Protocol):
+    """What storing needs of its table besides its basics and progress: the actions applied
+    (``ply``), when it ended (``finished``), why its game is never rated (``unrated``), and
+    ``closed``, which storing sets when another process took the table over."""
 
+    ply: int
+    finished: datetime | None
+    unrated: str | None
     closed: bool
-    """Set when the table stops (here: another process took it over)."""
-
-    @property
-    def id(self) -> str:
-        """The table's id."""
-        ...
-
-    @property
-    def version(self) -> int:
-        """The table's version now."""
-        ...
-
-    @property
-    def ply(self) -> int:
-        """Actions applied so far."""
-        ...
-
-    @property
-    def status(self) -> TableStatus:
-        """Waiting, playing or over."""
-        ...
-
-    @property
-    def game(self) -> Game | None:
-        """The game, once started."""
-        ...
-
-    @property
-    def seats(self) -> Sequence[Seat]:
-        """The table's seats."""
-        ...
-
-    @property
-    def finished(self) -> datetime | None:
-        """When the table ended, once it did."""
-        ...
-
-    @property
-    def clients(self) -> Collection[Client]:
-        """The table's connections."""
-        ...
 
     @property
     def services(self) -> HasWriter:
         """The services every table shares."""
-        ...
-
-    @property
-    def unrated(self) -> str | None:
-        """Why the table's game will not be rated whatever happens, if so."""
         ...
 
     @property

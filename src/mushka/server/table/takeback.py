@@ -32,7 +32,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,9 +42,10 @@ from mushka.match import Game
 from mushka.records import FORMAT, Record, replay
 from mushka.records import VERSION as RECORD_VERSION
 from mushka.rules import Rules
-from mushka.server.protocol import Lang, RequestId, SeatKind, State, TableStatus, TakenBack
-from mushka.server.seating import LANGS, Client, Seat
+from mushka.server.protocol import Lang, RequestId, SeatKind, State, TakenBack
+from mushka.server.seating import LANGS, Client
 from mushka.server.seatviews import ViewTracker
+from mushka.server.table.host import TableBasics, TableProgress
 from mushka.server.table.social import TableSocial
 from mushka.server.table.storage import TableStorage, deal_json
 from mushka.server.texts import ProtocolError
@@ -121,69 +122,19 @@ def wait_left(undo: Undoable | None, version: int, window: float) -> float:
     return max(0.0, window - (time.monotonic() - undo.at))
 
 
-class TakeBackHost(Protocol):
-    """What a take-back needs of its table: the game it rebuilds, the version and ply it moves
-    back and on, and the messages it sends."""
+class TakeBackHost(TableBasics, TableProgress, Protocol):
+    """What a take-back needs of its table besides its basics and progress: the actions
+    applied (``ply``, moved back), its ``rules``, whether people may take back cards
+    (``takeback``), its ``storage``, ``social`` side and ``views``, the event that wakes
+    its bots (``wake``), and the messages it makes."""
 
-    game: Game | None
     ply: int
-    version: int
-    announced: int
-
-    @property
-    def id(self) -> str:
-        """The table's id."""
-        ...
-
-    @property
-    def rules(self) -> Rules:
-        """The table's rules."""
-        ...
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """The lock every change of the table is made under."""
-        ...
-
-    @property
-    def status(self) -> TableStatus:
-        """Waiting, playing or over."""
-        ...
-
-    @property
-    def takeback(self) -> bool:
-        """P21: whether the players may take back cards although other people play."""
-        ...
-
-    @property
-    def seats(self) -> Sequence[Seat]:
-        """The table's seats."""
-        ...
-
-    @property
-    def clients(self) -> Collection[Client]:
-        """The table's connections."""
-        ...
-
-    @property
-    def storage(self) -> TableStorage:
-        """How the table stores itself."""
-        ...
-
-    @property
-    def social(self) -> TableSocial:
-        """The table's turn timer and chat."""
-        ...
-
-    @property
-    def views(self) -> ViewTracker:
-        """The views last sent to each audience."""
-        ...
-
-    @property
-    def wake(self) -> asyncio.Event:
-        """Set to let the table's bots look whether they are to act."""
-        ...
+    rules: Rules
+    takeback: bool
+    storage: TableStorage
+    social: TableSocial
+    views: ViewTracker
+    wake: asyncio.Event
 
     def state(self, client: Client, request: RequestId | None = None) -> State:
         """The full state for ``client``."""
