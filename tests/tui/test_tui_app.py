@@ -27,7 +27,7 @@ from mushka.i18n import tr
 from mushka.match import Game
 from mushka.records import Record, replay
 from mushka.rules import make_rules
-from mushka.tui import PlayApp, TerminalTable, render
+from mushka.tui import PlayApp, TerminalTable, render, sheets
 from mushka.tui.moves import hand_in_order
 from mushka.tui.screens import ActionInputScreen, ConfirmScreen, TextScreen
 
@@ -106,7 +106,7 @@ def check_score_shown(app: PlayApp) -> None:
     for seat in range(app.table.rules.players):
         name = render.seat_name(names, seat, app.table.human, app.lang)
         row = next(line for line in score if line.startswith(name))
-        if app.table.rules.has_trumps and render.has_side_account(app.table.rules):
+        if app.table.rules.has_trumps and sheets.has_side_account(app.table.rules):
             # C16 and MI9/C22: the record, then the side account of flush payments.
             assert row.split()[-2:] == [str(view.records[seat]), f"{view.side[seat]:+d}"]
         elif app.table.rules.has_trumps:
@@ -496,7 +496,7 @@ def test_history_lists_finished_deals(tmp_path: Path) -> None:
         assert isinstance(app.screen, TextScreen)
         rows = [line for line in app.screen.body.plain.splitlines() if line[:1] in "12"]
         history = table.view().history
-        records = render.records_after(table.rules, history)
+        records = sheets.records_after(table.rules, history)
         for k in range(2):
             cells = rows[k].split()
             assert cells[0] == str(k + 1) and cells[1] == str(history[k].dealer)

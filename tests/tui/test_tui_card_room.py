@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from mushka.cards import Card
 from mushka.match import new_game
 from mushka.rules import make_rules
-from mushka.tui import render
+from mushka.tui import render, sheets
 from mushka.tui.moves import Selection, hand_in_order
 from mushka.tui.screens import TextScreen
 
@@ -81,7 +81,7 @@ def test_k3_k22_k23_kopilka_money_adds_up_to_the_pot_taken_at_the_end() -> None:
         assert result is not None
         history = game.view(0).history
         names = ["heuristic"] * 4
-        panel = render.game_over_panel(result, rules, names, 0, "en", None, history)
+        panel = sheets.game_over_panel(result, rules, names, 0, "en", None, history)
         lines = panel.plain.splitlines()
         start = next(i for i, line in enumerate(lines) if line.startswith("How the money was made"))
         rows = [line for line in lines[start + 2:start + 6]]

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play against bots in the terminal; the game is saved as a record for `mushka replay`."""
         from mushka.tui import PlayApp, SetupError, TerminalTable, bots_for, split_bot_specs
-        from mushka.tui.render import game_over_panel
+        from mushka.tui.sheets import game_over_panel
 
         lang_ = pick_lang(lang)
         rules = build_rules(variant, players, option)

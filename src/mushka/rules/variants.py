@@ -49,6 +49,8 @@ class Variant(FrozenValue):
     """The rule that says whose turn it is in the trick play (C13, K11)."""
     mushka_rule: str = ""
     """The rule by which a special hand wins the мушка (C22, MI13; none in kopilka)."""
+    flush_rule: str = ""
+    """The rule of the five of a suit paid by every other player (C22, MI9; none in kopilka)."""
 
     def title(self, lang: str = "en") -> str:
         """The variant's title in ``lang``."""
@@ -63,12 +65,12 @@ VARIANTS: Final[dict[str, Variant]] = {
     "classic": Variant(
         "classic", ("classic", "обычная", "каноническая", "мушка", "mouche", "loo"),
         "Classic Mushka", "Обычная мушка", (3, 4, 5, 6, 7), 4, Card("AS"), "C",
-        mushka_rule="C22",
+        mushka_rule="C22", flush_rule="C22",
     ),
     "mistigri": Variant(
         "mistigri", ("mistigri", "мистигри", "мушка-мистигри"),
         "Mushka-mistigri", "Мушка-мистигри", (3, 4, 5, 6, 7), 4, Card("KC"), "MI",
-        mushka_rule="MI13",
+        mushka_rule="MI13", flush_rule="MI9",
     ),
     "kopilka": Variant(
         "kopilka", ("kopilka", "копилка", "мушка-копилка"),

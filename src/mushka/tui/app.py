@@ -29,7 +29,7 @@ from mushka.engine import Action, Kind, Phase
 from mushka.engine.refusal import refusal_words
 from mushka.errors import MushkaError
 from mushka.i18n import tr
-from mushka.tui import dealend, render
+from mushka.tui import dealend, render, sheets
 from mushka.tui.moves import Mode, Selection, active_cards, confirm_action, first_active, hand_in_order, has_kind
 from mushka.tui.rulesinfo import rules_summary
 from mushka.tui.screens import ActionInputScreen, ConfirmScreen, TextScreen
@@ -327,7 +327,7 @@ class PlayApp(App[Path | None]):
         names, human, lang = self.table.names, self.table.human, self.lang
         screen.query_one("#title", Static).update(render.title_line(view, lang, names, human))
         screen.query_one("#table", Static).update(render.table_panel(view, names, human, lang))
-        screen.query_one("#score", Static).update(render.score_panel(view, names, human, lang))
+        screen.query_one("#score", Static).update(sheets.score_panel(view, names, human, lang))
         screen.query_one("#hand", Static).update(render.hand_panel(view, self.selection, lang))
         screen.query_one("#last", Static).update(render.last_trick_panel(view, names, human, lang))
         screen.query_one("#prompt", Static).update(render.prompt_line(view, self.selection, names, human, lang))
@@ -497,7 +497,7 @@ class PlayApp(App[Path | None]):
 
     def show_history(self) -> None:
         """h: the finished deals."""
-        body = render.history_panel(self.table.view(), self.table.names, self.table.human, self.lang)
+        body = sheets.history_panel(self.table.view(), self.table.names, self.table.human, self.lang)
         self._open(TextScreen(body, self.lang, kind="history"))
 
     def ask_quit(self) -> None:
@@ -526,7 +526,7 @@ class PlayApp(App[Path | None]):
     def _show_over(self) -> None:
         result = self.table.game.result
         assert result is not None
-        body = render.game_over_panel(result, self.table.rules, self.table.names, self.table.human,
+        body = sheets.game_over_panel(result, self.table.rules, self.table.names, self.table.human,
                                       self.lang, str(self.saved) if self.saved else self.save_error,
                                       self.table.view().history)
 

@@ -14,11 +14,10 @@ from rich.text import Text
 
 from mushka.bots import BOTS, opponent_title
 from mushka.cards import Card, Suit
-from mushka.engine import DealResult, DealView, Event, Kind, Phase
+from mushka.engine import DealView, Event, Kind, Phase
 from mushka.engine import events as ev
 from mushka.i18n import tr
-from mushka.match import GameResult, GameView
-from mushka.rules import FlushMode, Rules
+from mushka.match import GameView
 from mushka.tui import texts as _texts  # noqa: F401  (registers the catalogue)
 from mushka.tui.moves import Mode, Selection, active_cards, hand_in_order, has_kind
 from mushka.tui.table import HUMAN_NAME, PERSONAS
@@ -76,10 +75,11 @@ def title_line(view: GameView, lang: str, names: Sequence[str] = (), human: int 
     rules = view.deal.rules
     out = Text(rules.info.title(lang), style="bold")
     out.append(" · " + tr("tui.players", lang, n=rules.players))
-    if rules.has_trumps:
-        out.append(" · " + tr("tui.deal_no", lang, number=view.number))
-    else:
+    # A session counts its games (K4: "game 1 of 4"); a partie, whose length no rule fixes, its deals.
+    if view.games:
         out.append(" · " + tr("tui.game_no", lang, number=view.number, games=view.games))
+    else:
+        out.append(" · " + tr("tui.deal_no", lang, number=view.number))
     bots = [(seat, name) for seat, name in enumerate(names) if seat != human]
     if bots:
         titles = {opponent_title(name, lang) for _, name in bots}
@@ -339,45 +339,6 @@ def key_bar(view: GameView, selection: Selection, lang: str) -> Text:
     return out
 
 
-# --- the score sheet ---------------------------------------------------------------------
-
-
-def has_side_account(rules: Rules) -> bool:
-    """Whether flush side payments can happen (MI9, C22 with ``side_payment``)."""
-    return rules.has_trumps and FlushMode.SIDE_PAYMENT in (rules.flush, rules.four_mode)
-
-
-def score_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> Text:
-    """Classic and mistigri: each seat's record (запись, C16) and side account (MI9);
-    kopilka: the pot and each seat's balance (K3, K24)."""
-    rules = view.deal.rules
-    out = Text()
-    if rules.has_trumps:
-        side = has_side_account(rules)
-        head = _pad(tr("tui.col_seat", lang), SHORT_NAME) + " " + _pad(tr("tui.col_record", lang), 7)
-        if side:
-            head += " " + tr("tui.col_side", lang)
-        out.append(tr("tui.score_title", lang) + "\n", style="bold")
-        out.append(head + "\n", style="dim")
-        for seat in range(rules.players):
-            style = "bold" if seat == human else ""
-            out.append(_pad(seat_name(names, seat, human, lang), SHORT_NAME) + " ", style=style)
-            out.append(_pad(str(view.records[seat]), 7), style=style)
-            if side:
-                out.append(f" {view.side[seat]:+d}", style=style)
-            out.append("\n")
-    else:
-        out.append(tr("tui.pot_title", lang, pot=view.pot) + "\n", style="bold")
-        out.append(_pad(tr("tui.col_seat", lang), SHORT_NAME) + " " + tr("tui.col_balance", lang) + "\n",
-                   style="dim")
-        for seat in range(rules.players):
-            style = "bold" if seat == human else ""
-            out.append(_pad(seat_name(names, seat, human, lang), SHORT_NAME) + " ", style=style)
-            out.append(f"{view.money[seat]:+d}\n", style=style)
-    out.rstrip()
-    return out
-
-
 def last_trick_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> Text:
     """The last completed trick of this deal (or the previous one): who played what, who took it."""
     deal = view.deal
@@ -431,138 +392,3 @@ def log_line(event: Event, lang: str, names: Sequence[str | None] | None = None)
     if name in ("DealEnded", "RecordsWritten", "MushkaWon", "Shown", "FlushPaid", "WentOut"):
         return Text(text, style="bold")
     return Text(text)
-
-
-# --- summaries -----------------------------------------------------------------------------
-
-
-def _result_note(result: DealResult, names: Sequence[str], human: int, lang: str) -> list[str]:
-    notes = []
-    if result.mushka is not None:
-        rule = "MI13" if result.variant == "mistigri" else "C22"
-        notes.append(tr("tui.note_mushka", lang, name=seat_name(names, result.mushka, human, lang), rule=rule))
-    if result.all_passed:
-        notes.append(tr("tui.note_all_passed", lang))
-    if result.lone is not None:
-        notes.append(tr("tui.note_lone", lang, name=seat_name(names, result.lone, human, lang)))
-    if result.flush_seat is not None:
-        # Five of a suit: C22 in classic, MI9 in mistigri; the amount is the side account's.
-        amount = result.side[result.flush_seat] if result.side else 0
-        notes.append(tr("tui.note_flush", lang, name=seat_name(names, result.flush_seat, human, lang),
-                        amount=f"{amount:+d}", rule="MI9" if result.variant == "mistigri" else "C22"))
-    if result.out is not None:
-        notes.append(tr("tui.note_out", lang, name=seat_name(names, result.out, human, lang)))
-    if result.deadlock:
-        notes.append(tr("tui.note_deadlock", lang))
-    return notes
-
-
-def records_after(rules: Rules, history: Sequence[DealResult]) -> list[list[int]]:
-    """C16-C18: each seat's record after each finished deal (a мушка deal writes nothing, C21)."""
-    records = [rules.initial_record] * rules.players
-    out = []
-    for result in history:
-        if result.mushka is None and result.record_delta:
-            records = [r + d for r, d in zip(records, result.record_delta, strict=True)]
-        out.append(list(records))
-    return out
-
-
-def balances_after(rules: Rules, history: Sequence[DealResult]) -> list[list[int]]:
-    """K3, K22: each seat's balance after each finished kopilka game."""
-    balances = [-rules.ante] * rules.players
-    out = []
-    for result in history:
-        balances = [b + m for b, m in zip(balances, result.money, strict=True)]
-        out.append(list(balances))
-    return out
-
-
-def history_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> Text:
-    """Every finished deal: dealer, tricks per seat, the record (or balance) after it, notes."""
-    rules = view.deal.rules
-    history = view.history
-    n = rules.players
-    out = Text(tr("tui.history_title", lang) + "\n", style="bold")
-    legend = ", ".join(seat_name(names, s, human, lang) for s in range(n))
-    out.append(legend + "\n", style="dim")
-    if not history:
-        out.append(tr("tui.none_yet", lang), style="dim")
-        return out
-    after = records_after(rules, history) if rules.has_trumps else balances_after(rules, history)
-    head = _pad("#", 3) + _pad(tr("tui.col_dealer", lang), 6) + "".join(_pad(str(s), 9) for s in range(n))
-    out.append(head + "\n", style="dim")
-    out.append(" " * 9 + tr("tui.history_cell", lang) + "\n", style="dim")
-    for k, result in enumerate(history):
-        row = _pad(str(k + 1), 3) + _pad(str(result.dealer), 6)
-        for s in range(n):
-            if rules.has_trumps and result.standing and not result.standing[s]:
-                tricks = "–"
-            else:
-                tricks = str(result.tricks[s])
-            value = f"{after[k][s]:+d}" if not rules.has_trumps else str(after[k][s])
-            row += _pad(f"{tricks}/{value}", 9)
-        out.append(row + "\n")
-        for note in _result_note(result, names, human, lang):
-            out.append("     • " + note + "\n", style="dim")
-    out.rstrip()
-    return out
-
-
-def money_parts(result: GameResult, rules: Rules, history: Sequence[DealResult], names: Sequence[str],
-                human: int, lang: str) -> Text:
-    """How each seat's final money was made: kopilka's ante, games and the pot taken at
-    the end (K3, K22, K23); classic and mistigri, the side account and the records (MI9, C21)."""
-    out = Text(tr("tui.money_parts", lang) + "\n", style="bold")
-    if rules.has_trumps:
-        head = _pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_side", lang), 8) \
-            + _pad(tr("tui.col_settle", lang), 9) + tr("tui.col_money", lang)
-        out.append(head + "\n", style="dim")
-        for seat in range(rules.players):
-            side = result.side[seat] if result.side else 0
-            out.append(_pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " " + _pad(f"{side:+d}", 8)
-                       + _pad(f"{result.settlement[seat]:+d}", 9) + f"{result.money[seat]:+d}\n")
-    else:
-        head = _pad(tr("tui.col_seat", lang), NAME_WIDTH) + " " + _pad(tr("tui.col_ante", lang), 7) \
-            + _pad(tr("tui.col_games", lang), 7) + _pad(tr("tui.col_pot", lang), 7) + tr("tui.col_money", lang)
-        out.append(head + "\n", style="dim")
-        for seat in range(rules.players):
-            games = sum(r.money[seat] for r in history)
-            pot = result.settlement[seat] if result.settlement else 0
-            out.append(_pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " " + _pad(f"{-rules.ante:+d}", 7)
-                       + _pad(f"{games:+d}", 7) + _pad(f"{pot:+d}", 7) + f"{result.money[seat]:+d}\n")
-    out.rstrip()
-    return out
-
-
-def game_over_panel(result: GameResult, rules: Rules, names: Sequence[str], human: int, lang: str,
-                    saved: str | None, history: Sequence[DealResult] | None = None) -> Text:
-    """The end of the game: the winner and each seat's money (C21, K23)."""
-    out = Text(tr("tui.game_over", lang) + "\n\n", style="bold")
-    if result.winner is None:
-        out.append(tr("tui.pot_shared", lang) + "\n", style="bold")
-    else:
-        key = "tui.you_win" if result.winner == human else "tui.winner"
-        out.append(tr(key, lang, name=seat_name(names, result.winner, human, lang)) + "\n", style="bold green")
-    if result.ended_by_mushka:
-        out.append(tr("tui.ended_by_mushka", lang) + "\n")
-    out.append("\n")
-    head = _pad(tr("tui.col_seat", lang), NAME_WIDTH) + " "
-    if rules.has_trumps:
-        head += _pad(tr("tui.col_record", lang), 8)
-    head += tr("tui.col_money", lang)
-    out.append(head + "\n", style="dim")
-    for seat in range(rules.players):
-        line = _pad(seat_name(names, seat, human, lang), NAME_WIDTH) + " "
-        if rules.has_trumps and result.records:
-            line += _pad(str(result.records[seat]), 8)
-        line += f"{result.money[seat]:+d}"
-        out.append(line + "\n", style="bold" if seat == human else "")
-    if not rules.has_trumps or any(result.settlement):
-        out.append("\n")
-        out.append_text(money_parts(result, rules, history or (), names, human, lang))
-    out.append("\n" + tr("tui.deals_played", lang, n=result.deals) + "\n")
-    if saved:
-        out.append(tr("tui.saved", lang, path=saved) + "\n")
-    out.rstrip()
-    return out
