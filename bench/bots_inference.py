@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from scipy import stats
 
+from mushka.bots.belief import BELIEF
 from mushka.bots.inference import per_game, self_play_positions
-from mushka.bots.sampler import BELIEF
 
 GRID = {
     "other_kind": [0.02, 0.05, 0.1, 0.25, 0.5],

@@ -50,6 +50,7 @@ from mushka.engine import Deal, DealView, Phase
 from mushka.match import new_game
 from mushka.rules import make_rules
 from mushka.sim.stats import mean_ci
+from mushka.worlds.trump import TrumpProposal
 
 SAMPLERS: dict[str, dict[str, object]] = {
     "uniform": {"believe": 0},
@@ -115,7 +116,7 @@ def measure(view: DealView, truth: Deal, records: tuple[int, ...], worlds: int, 
         if not hidden:
             # The cards whose place the viewer does not know: the sampler's own pool.
             assert sampler.trump is not None
-            hidden = sampler._trump_bins(sampler.trump).pool  # read, for measurement
+            hidden = TrumpProposal(view, sampler.trump).pool
         rng = random.Random(seed * 7919 + len(name))
         counts = {c: [0] * (truth.n + 1) for c in hidden}
         start = time.perf_counter()

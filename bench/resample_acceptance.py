@@ -20,9 +20,9 @@ import statistics
 from mushka.bots import make_bot
 from mushka.bots.base import deal_game_view
 from mushka.engine import new_deal
-from mushka.engine.resample import TRIES, resample_deal
 from mushka.errors import MushkaError
 from mushka.rules import make_rules
+from mushka.worlds.resample import TRIES, resample_deal
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,7 +2,7 @@
 
 For each table, random reachable states are drawn by uniform random play
 (uniform chance, uniform legal ids), and at each one the seat to act asks the
-resampler (:func:`mushka.engine.resample.resample_deal`) for ``--samples``
+resampler (:func:`mushka.worlds.resample.resample_deal`) for ``--samples``
 worlds.  For every card the seat has not seen played or held, the share of
 worlds putting it in each other seat's hand is a predicted probability; the
 real deal says where it is.  Reported:
@@ -33,10 +33,10 @@ import json
 import random
 import time
 
-from mushka.engine.resample import resample_deal
 from mushka.engine.steps import StepDeal
 from mushka.errors import MushkaError
 from mushka.rules import Rules, make_rules
+from mushka.worlds.resample import resample_deal
 
 TABLES = [("classic", 4, {}), ("mistigri", 4, {}), ("kopilka", 4, {}), ("kopilka", 4, {"redistribution": "old"})]
 

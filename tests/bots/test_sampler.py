@@ -16,9 +16,10 @@ import pytest
 from botkit import TABLES, positions, replay_checking_voids, rules_of, table_id
 
 from mushka.bots.policy import bit_list
-from mushka.bots.sampler import WorldSampler, assign
+from mushka.bots.sampler import WorldSampler
 from mushka.cards import SUIT_MASKS
 from mushka.engine import new_deal
+from mushka.worlds.fill import assign
 
 
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
@@ -156,8 +157,8 @@ def test_the_belief_makes_the_true_deal_likelier_than_uniform_worlds(variant):
     import math
     import statistics
 
+    from mushka.bots.belief import BELIEF
     from mushka.bots.inference import log_ratio, self_play_positions
-    from mushka.bots.sampler import BELIEF
 
     rows = self_play_positions(variant, 4, range(2), worlds=20)
     assert len(rows) > 10

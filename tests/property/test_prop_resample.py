@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from propkit import tables
 
 from mushka.engine import new_deal
-from mushka.engine.resample import resample_deal
 from mushka.engine.steps import StepDeal
 from mushka.rules import Rules
+from mushka.worlds.resample import resample_deal
 
 SEEDS = st.integers(0, 2**32 - 1)
 RESAMPLE = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from mushka.engine import new_deal
-from mushka.engine.resample import resample_deal, resample_steps
 from mushka.engine.steps import StepDeal
 from mushka.errors import MushkaError
 from mushka.rules import make_rules
+from mushka.worlds.resample import resample_deal, resample_steps
 
 
 def partway(rules, seed):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mushka.bots.knowledge import Step, TrumpFacts
 from mushka.cards import SUIT_MASKS
 from mushka.engine import DealView
 from mushka.rules import LonePlayer, Rules
+from mushka.worlds.facts import Step, TrumpFacts
 
 
 @dataclass(frozen=True)

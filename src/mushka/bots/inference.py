@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mushka.bots.base import make_bot
-from mushka.bots.sampler import BeliefModel, WorldSampler
+from mushka.bots.belief import BeliefModel
+from mushka.bots.sampler import WorldSampler
 from mushka.engine import Deal, Phase
 from mushka.match import new_game
 from mushka.rules import make_rules

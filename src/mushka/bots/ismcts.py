@@ -50,12 +50,12 @@ from mushka.bots.policy import kopilka_discard, trump_declare, win_chances
 from mushka.bots.sampler import WorldSampler
 from mushka.bots.search import candidates
 from mushka.bots.value import Outlook
-from mushka.bots.worlds import is_special
 from mushka.engine import Action, Deal, Kind, Phase
 from mushka.engine.actions import DISCARDS, PASS, TAKES, stand_mask
 from mushka.engine.trump import TrumpDeal
 from mushka.errors import OptionsError
 from mushka.match import GameView
+from mushka.worlds.trump import is_special
 
 DEFAULT_ITERATIONS = 1500
 """Iterations per decision by default (each one world, one descent, one playout)."""

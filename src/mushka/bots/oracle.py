@@ -122,7 +122,7 @@ def _reshuffled(truth: Deal, rng: random.Random) -> Deal:
 
 def _steps(view: GameView) -> int:
     """How many actions the view's deal has seen (to check the attached deal)."""
-    from mushka.bots.knowledge import kopilka_facts, trump_facts
+    from mushka.worlds.facts import kopilka_facts, trump_facts
 
     d = view.deal
     facts = trump_facts(d) if d.rules.has_trumps else kopilka_facts(d)

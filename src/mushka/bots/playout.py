@@ -28,7 +28,6 @@ from mushka.bots.policy import (
     trump_declare,
     trump_play,
 )
-from mushka.bots.sampler import is_special
 from mushka.cards import card_count
 from mushka.engine import Action, Deal, DealView, Kind, Phase
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, stand_mask
@@ -36,6 +35,7 @@ from mushka.engine.events import Shown
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.trump import TrumpDeal
 from mushka.rules import Rules
+from mushka.worlds.trump import is_special
 
 _PLAY: Final = Kind.PLAY
 _STAND: Final = Kind.STAND

@@ -3,19 +3,18 @@
 A *world* is a full deal, every hidden card placed, at the very point the
 view shows.  The sampler builds one in three steps:
 
-1. **Where are the unknown cards now?**  Every card whose place the viewer
-   does not know goes to a hidden place: another seat's hand, a seat's
-   discards, or the talon.  Places carry bans read from the view
-   (:mod:`mushka.bots.knowledge`): the suits a seat has shown it lacks (C14,
-   K11), the privileged card a passer cannot hold (MI8) or nobody may
-   discard (MI5), the turned card the dealer took (C6), the cards taken from
-   the viewer's group that only the takers can hold (K7).
-2. **How did they get there?**  The history is rebuilt backwards: which
-   drawn cards came from the talon (C7, K11), which cards were discarded,
-   the hands as dealt, and in kopilka the redistribution (K7/K8): the suit of
-   each group, the random picks, the owner's replacements, with every seat
-   checked without a group holding at most two cards of a suit at its check.
-   This gives a stacked deck (N4) and the chance outcomes of the picks.
+1. **Where are the unknown cards now?** and 2. **How did they get there?**
+   :mod:`mushka.worlds` proposes a world from the facts of the view: the
+   trump proposal (:class:`~mushka.worlds.trump.TrumpProposal`: bans of
+   voids, passes and exchanges, each seat's history rebuilt backwards) in
+   classic and mistigri, the kopilka proposal
+   (:func:`~mushka.worlds.kopilka.propose_kopilka`: the redistribution
+   K7/K8 undone, every seat checked without a group holding at most two
+   cards of a suit at its check) in kopilka.  This gives a stacked deck (N4)
+   and the chance outcomes of the picks.  Here the sampler may prefer worlds
+   whose hidden hands explain the other seats' declarations and plays
+   (``believe``; :mod:`mushka.bots.belief`), weighing whole worlds or
+   dealing the hands again seat by seat (``seatwise``).
 3. **Does the engine agree?**  The deck and the picks are dealt again with
    :func:`mushka.engine.new_deal` and the history replayed on the fast
    path: in kopilka each action checked for legality and the world kept
@@ -32,48 +31,18 @@ The sampler reads only the view; the world it returns is its own invention.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from mushka.bots.belief import BELIEF, BeliefModel, SeatLikelihood
-from mushka.bots.knowledge import KopilkaFacts, Step, TrumpFacts, kopilka_facts, suits_mask, trump_facts
-from mushka.bots.policy import bit_list
-from mushka.bots.sampler_kopilka import propose_kopilka
-from mushka.bots.worlds import SampleFailed, assign, deal_deck, is_special, max_suit_count, pick_bits
-from mushka.cards import card_count
 from mushka.engine import Action, Deal, DealView, new_deal
-from mushka.engine.actions import PASS, PLAYS, TAKES, stand_mask
-from mushka.engine.deal import shuffle
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import MushkaError
-from mushka.i18n import add_texts
+from mushka.worlds.facts import KopilkaFacts, TrumpFacts, kopilka_facts, mask_of_cards, trump_facts
+from mushka.worlds.fill import WorldFailed
+from mushka.worlds.kopilka import propose_kopilka
+from mushka.worlds.trump import Hands, History, TrumpProposal
 
 SEAT_TRIES = 60
 """How many hands one seat is dealt at most, in one sweep, before it keeps its last (``seatwise``)."""
-
-
-def _mask(cards: Sequence[object] | None) -> int:
-    out = 0
-    for c in cards or ():
-        out |= 1 << c.index  # type: ignore[attr-defined]
-    return out
-
-
-@dataclass(slots=True)
-class _TrumpBins:
-    """The places of a view's unknown cards (classic, mistigri): what every proposal starts from."""
-
-    pool: list[int]
-    """The unknown cards."""
-    bins: list[tuple[int, int, int]]
-    """(capacity, allowed cards, -1) of each hidden place, for :func:`assign`."""
-    hand_bin: list[int]
-    """Per seat, the bin of its hidden hand (-1: the viewer's, or shown)."""
-    dead_bin: list[int]
-    """Per seat, the bin of its hidden discards (-1: none)."""
-    talon_bin: int
-    known_dead: list[int]
-    """Per seat, the discards the viewer knows (his own, the dealer's known take)."""
 
 
 class WorldSampler:
@@ -96,17 +65,15 @@ class WorldSampler:
         which is quicker (see :meth:`_verify`).
         ``believe`` weighs worlds by how well they explain the other seats'
         declarations (1), and their plays too (2), as the rules of thumb
-        would make them (see :meth:`_belief`; classic and mistigri);
+        would make them (see :meth:`weight`; classic and mistigri);
         ``records`` are the partie's records, which shape those declarations;
         ``model`` holds the likelihood factors (:data:`BELIEF`, fitted by
         ``bench/bots_inference.py``).  ``seatwise`` (with ``believe``) draws
         the hidden hands seat by seat from the belief, in that many sweeps
-        (:meth:`_seatwise`), instead of rejecting whole worlds: a seat whose
+        (:meth:`redeal`), instead of rejecting whole worlds: a seat whose
         cards explain its actions badly is dealt again alone.
         """
         self.model = model or BELIEF
-        self.last_belief_args: tuple[list[int], int, list[int], list[int]] | None = None
-        """The hands behind the last proposal (dealt, the take's discard, at play, discards), for measurement."""
         if view.seat is None:
             raise MushkaError("spectator_world")
         self.believe = bool(believe) and view.rules.has_trumps
@@ -126,10 +93,9 @@ class WorldSampler:
         self.attempts = 0
         self.accepted = 0
         self._events = list(view.events)
-        # The viewer's hand and the shown hands as masks (-1: not shown), read once.
-        self._hand = _mask(view.hand)
-        self._open = [-1 if h is None else _mask(h) for h in view.open_hands]
-        self._bins: _TrumpBins | None = None
+        # The viewer's hand as a mask, read once (the kopilka worlds must end with it).
+        self._hand = mask_of_cards(view.hand)
+        self._proposal: TrumpProposal | None = None
         self.trump: TrumpFacts | None = None
         self.kopilka: KopilkaFacts | None = None
         if self.rules.has_trumps:
@@ -148,7 +114,7 @@ class WorldSampler:
             self.believe = believe and attempt < tries // 2
             try:
                 proposal = self._propose(rng)
-            except SampleFailed:
+            except WorldFailed:
                 continue
             world = self._verify(*proposal)
             if world is not None:
@@ -172,14 +138,14 @@ class WorldSampler:
         """An unverified proposal (deck, picks, actions), for tests of step 1-2."""
         try:
             return self._propose(rng)
-        except SampleFailed:
+        except WorldFailed:
             return None
 
     # --- shared -----------------------------------------------------------------
 
     def _propose(self, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
         if self.trump is not None:
-            return self._propose_trump(self.trump, rng)
+            return self._trump_proposal(self.trump).propose(rng, self if self.believe else None)
         assert self.kopilka is not None
         return propose_kopilka(self.view, self.kopilka, rng)
 
@@ -231,105 +197,23 @@ class WorldSampler:
             return None
         return deal
 
-    # --- classic and mistigri ----------------------------------------------------
+    # --- classic and mistigri: the belief about the players -------------------------
 
-    def _trump_bins(self, f: TrumpFacts) -> _TrumpBins:
+    @property
+    def last_belief_args(self) -> Hands | None:
+        """The hands behind the last proposal (dealt, the take's discard, at play, discards), for measurement."""
+        return None if self._proposal is None else self._proposal.last_hands
+
+    @property
+    def seat_by_seat(self) -> bool:
+        """Whether the belief deals the hidden hands seat by seat (``seatwise``) rather than weighing worlds."""
+        return self.seatwise > 0
+
+    def _trump_proposal(self, f: TrumpFacts) -> TrumpProposal:
         """Where the unknown cards may go (the same for every proposal of this view): read once."""
-        if self._bins is not None:
-            return self._bins
-        view = self.view
-        rules = self.rules
-        n = f.n
-        me = f.me
-        priv_bit = 1 << f.priv
-        turn_bit = 1 << f.turnup
-        seen = f.seen
-        took_hidden = (f.took and f.dealer != me and not f.played_all & turn_bit
-                       and self._open[f.dealer] < 0)
-        if took_hidden:
-            # C6: the dealer took the turned card; it is in his hand or his discards.
-            seen &= ~turn_bit
-        pool = rules.deck_bits & ~seen
-        bins: list[tuple[int, int, int]] = []
-        hand_bin = [-1] * n
-        dead_bin = [-1] * n
-        known_dead = [0] * n
-        for j in range(n):
-            if j == me:
-                continue
-            not_turnup = 0 if (took_hidden and j == f.dealer) else turn_bit
-            if self._open[j] < 0:
-                allowed = pool & ~suits_mask(f.lacks[j]) & ~not_turnup
-                if f.decl[j] == "pass" and rules.privileged_must_play:
-                    allowed &= ~priv_bit  # MI8: the holder of the privileged card may not pass
-                hand_bin[j] = len(bins)
-                bins.append((view.hand_sizes[j], allowed, -1))
-            known_dead[j] = self._known_dead(f, j)
-            hidden_dead = view.discard_counts[j] - card_count(known_dead[j])
-            if hidden_dead:
-                allowed = pool & ~not_turnup
-                if not rules.can_discard_privileged:
-                    allowed &= ~priv_bit  # MI5
-                dead_bin[j] = len(bins)
-                bins.append((hidden_dead, allowed, -1))
-        talon_bin = len(bins)
-        bins.append((view.talon_size, pool & ~turn_bit, -1))
-        self._bins = _TrumpBins(bit_list(pool), bins, hand_bin, dead_bin, talon_bin, known_dead)
-        return self._bins
-
-    def _seat_history(self, f: TrumpFacts, tb: _TrumpBins, j: int, filled: list[int],
-                      rng: random.Random) -> tuple[int, int, int, int, int]:
-        """How another seat's cards of ``filled`` got there.
-
-        (dealt hand, hand after the exchange, drawn, discarded, the take's
-        discard).  The discards and draws the viewer did not see are chosen here
-        (C7); the dealer's discard for the turned card too, if unseen (C6).
-        """
-        turn_bit = 1 << f.turnup
-        now = filled[tb.hand_bin[j]] if self._open[j] < 0 else self._open[j]
-        dead = tb.known_dead[j] | (filled[tb.dead_bin[j]] if tb.dead_bin[j] >= 0 else 0)
-        took = f.took and j == f.dealer
-        d = -1
-        if took:
-            d = f.take_discard
-            if d < 0:
-                options = dead & ~turn_bit
-                if not options:
-                    raise SampleFailed
-                d = rng.choice(bit_list(options))
-            dead &= ~(1 << d)
-        got = disc = after = 0
-        if f.decl[j] == "stand":
-            h1 = now | f.played[j]
-            if f.exch_discards[j] >= 0:
-                disc, got = f.exch_discards[j], f.exch_drawn[j]
-            else:
-                disc = dead
-                k = f.exch[j]
-                candidates = h1 & ~(turn_bit if took else 0)
-                if card_count(candidates) < k:
-                    raise SampleFailed
-                got = pick_bits(candidates, k, rng)
-            before = (h1 & ~got) | disc
-            after = h1
-        else:
-            before = now
-        if took:
-            if not before & turn_bit:
-                raise SampleFailed
-            before = (before & ~turn_bit) | 1 << d
-        if f.h0[j] >= 0 and f.h0[j] != before:
-            raise SampleFailed
-        return before, after, got, disc, d
-
-    def _special_shown(self, f: TrumpFacts, j: int, h0: int, after: int, drawn: int) -> bool:
-        """C22/MI9/MI13: whether seat ``j`` would have shown a special hand (so the world is not the view's)."""
-        if f.h0[j] >= 0 and f.h1[j] < 0 and self._open[j] >= 0:
-            return False
-        if f.h0[j] < 0 and is_special(self.rules, h0):
-            return True
-        changed = drawn or (f.took and j == f.dealer)
-        return bool(changed and f.h1[j] < 0 and f.decl[j] == "stand" and is_special(self.rules, after))
+        if self._proposal is None:
+            self._proposal = TrumpProposal(self.view, f)
+        return self._proposal
 
     def _likelihood_of(self, f: TrumpFacts) -> SeatLikelihood:
         """The view's :class:`SeatLikelihood`, read once (again if the model or ``believe_plays`` changed)."""
@@ -339,23 +223,8 @@ class WorldSampler:
             self._likelihood = like
         return like
 
-    def _redraw(self, tb: _TrumpBins, j: int, filled: list[int], rng: random.Random) -> list[int] | None:
-        """Seat ``j``'s hidden hand and discards dealt again, with the talon's unseen cards; the others' kept."""
-        own = [tb.hand_bin[j], tb.dead_bin[j], tb.talon_bin]
-        own = [b for b in own if b >= 0]
-        cards = 0
-        for b in own:
-            cards |= filled[b]
-        got = assign(bit_list(cards), [tb.bins[b] for b in own], rng)
-        if got is None:
-            return None
-        out = filled[:]
-        for i in range(len(own)):
-            out[own[i]] = got[i]
-        return out
-
-    def _seatwise(self, f: TrumpFacts, tb: _TrumpBins, filled: list[int], hist: list[tuple[int, int, int, int, int]],
-                  rng: random.Random) -> list[int]:
+    def redeal(self, proposal: TrumpProposal, filled: list[int], hist: list[History],
+               rng: random.Random) -> list[int]:
         """Draw the hidden hands seat by seat from the belief (``seatwise`` sweeps); the new filling.
 
         Each seat in turn keeps its cards with the probability its
@@ -366,95 +235,39 @@ class WorldSampler:
         step per seat, given the others, as in Gibbs sampling.  The first
         sweep tests the uniform cards first; later sweeps deal again first.
         A seat that finds no likelier cards keeps its last ones: a belief
-        never makes a world impossible.
+        never makes a world impossible.  (The proposal calls this, as a
+        :class:`~mushka.worlds.trump.Preference`.)
         """
+        f = proposal.facts
         like = self._likelihood_of(f)
         random_ = rng.random
         for sweep in range(self.seatwise):
             for j in like.players:  # the seats whose hands are hidden: each has a hand bin
                 for attempt in range(SEAT_TRIES):
                     if sweep or attempt:
-                        cand = self._redraw(tb, j, filled, rng)
+                        cand = proposal.redraw(j, filled, rng)
                         if cand is None:
                             continue
                         try:
-                            h = self._seat_history(f, tb, j, cand, rng)
-                        except SampleFailed:
+                            h = proposal.seat_history(j, cand, rng)
+                        except WorldFailed:
                             continue
-                        if self._special_shown(f, j, h[0], h[1], h[2]):
+                        if proposal.special_shown(j, h[0], h[1], h[2]):
                             continue
                     else:
                         cand, h = filled, hist[j]
                     filled, hist[j] = cand, h
-                    start = cand[tb.hand_bin[j]] | f.played[j]
+                    start = cand[proposal.hand_bin[j]] | f.played[j]
                     dead = h[3] | (1 << h[4] if h[4] >= 0 else 0)
                     if like.seat_accepts(j, h[0], h[4], start, dead, random_()):
                         break
         return filled
 
-    def _propose_trump(self, f: TrumpFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
-        view = self.view
-        rules = self.rules
-        n = f.n
-        me = f.me
-        tb = self._trump_bins(f)
-        filled = assign(tb.pool, tb.bins, rng)
-        if filled is None:
-            raise SampleFailed
-        hist: list[tuple[int, int, int, int, int]] = [(0, 0, 0, 0, -1)] * n
-        for j in range(n):
-            if j != me:
-                hist[j] = self._seat_history(f, tb, j, filled, rng)
-        for j in range(n):
-            if j != me and self._special_shown(f, j, hist[j][0], hist[j][1], hist[j][2]):
-                raise SampleFailed
-        seatwise = self.believe and self.seatwise > 0
-        if seatwise:
-            filled = self._seatwise(f, tb, filled, hist, rng)
-        h0 = [0] * n
-        drawn = [0] * n
-        dead_ex = [0] * n
-        take_d = -1
-        for j in range(n):
-            if j == me:
-                h0[j] = f.h0[me]
-                drawn[j] = max(f.exch_drawn[me], 0)
-                dead_ex[j] = max(f.exch_discards[me], 0)
-                if f.took and f.dealer == me:
-                    take_d = f.take_discard
-                continue
-            h0[j], _, drawn[j], dead_ex[j], d = hist[j]
-            if f.took and j == f.dealer:
-                take_d = d
-        talon: list[int] = []
-        for j in f.draw_order:
-            cards = bit_list(drawn[j])
-            shuffle(rng, cards)
-            talon.extend(cards)
-        rest = bit_list(filled[tb.talon_bin])
-        shuffle(rng, rest)
-        talon.extend(rest)
-        play_start = [0] * n
-        for j in range(n):
-            now_j = self._hand if j == me else (
-                self._open[j] if self._open[j] >= 0 else filled[tb.hand_bin[j]] if tb.hand_bin[j] >= 0 else 0)
-            play_start[j] = now_j | f.played[j]
-        dead_of = [dead_ex[j] | (1 << take_d if f.took and j == f.dealer and take_d >= 0 else 0) for j in range(n)]
-        self.last_belief_args = (h0[:], take_d, play_start[:], dead_of[:])
-        if self.believe and not seatwise and rng.random() >= self._belief(f, h0, take_d, play_start, dead_of):
-            raise SampleFailed
-        deck = deal_deck(rules, view.dealer, h0, talon, f.turnup, rng)
-        actions: list[Action] = []
-        for st in f.steps:
-            if st.kind == "play":
-                actions.append(PLAYS[st.card])
-            elif st.kind == "pass":
-                actions.append(PASS)
-            elif st.kind == "stand":
-                actions.append(stand_mask(dead_ex[st.seat]))
-            else:  # take
-                actions.append(TAKES[take_d])
-        return deck, [], actions
+    def weight(self, hands: Hands) -> float:
+        """How well the hidden hands explain the others' declarations (and plays): the world's belief weight."""
+        assert self.trump is not None
+        h0, take_d, start, dead = hands
+        return self._likelihood_of(self.trump).weight(h0, take_d, start, dead)
 
     def belief_weight(self, h0: list[int], take_d: int, start: list[int], dead: list[int],
                       plays: bool = True) -> float:
@@ -463,29 +276,12 @@ class WorldSampler:
         For measurement: the weight :meth:`sample` gives a world when
         ``believe`` is on, here for any world, the true one included.
         """
-        assert self.trump is not None
         keep = self.believe_plays
         self.believe_plays = plays
         try:
-            return self._belief(self.trump, h0, take_d, start, dead)
+            return self.weight((h0, take_d, start, dead))
         finally:
             self.believe_plays = keep
 
-    def _known_dead(self, f: TrumpFacts, j: int) -> int:
-        out = max(f.exch_discards[j], 0)
-        if f.took and j == f.dealer and f.take_discard >= 0:
-            out |= 1 << f.take_discard
-        return out
 
-    def _belief(self, f: TrumpFacts, h0: list[int], take_d: int, start: list[int], dead: list[int]) -> float:
-        """How well the hidden hands explain the others' declarations (and plays): :func:`trump_belief`."""
-        return self._likelihood_of(f).weight(h0, take_d, start, dead)
-
-
-add_texts({
-    "error.spectator_world": ("worlds are sampled for a seat's view, not for a spectator's",
-                              "миры строятся по обзору игрока, а не зрителя"),
-})
-
-__all__ = ["BELIEF", "BeliefModel", "SampleFailed", "Step", "WorldSampler", "assign", "is_special",
-           "max_suit_count", "pick_bits"]
+__all__ = ["SEAT_TRIES", "WorldSampler"]

@@ -35,13 +35,13 @@ from mushka.engine.deal import Deal
 from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.events import DealEnded, Event
 from mushka.engine.ids import action_space
-from mushka.engine.resample import resample_steps
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size
 from mushka.rules import Rules, make_rules
 from mushka.rules.options import OPTION_BY_NAME, OptionSpec, format_value, options_for
 from mushka.rules.variants import find_variant
+from mushka.worlds.resample import resample_steps
 
 VARIANTS = ("classic", "mistigri", "kopilka")
 """The variants registered, as ``mushka_<variant>``."""

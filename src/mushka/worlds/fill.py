@@ -1,11 +1,13 @@
-"""Filling hidden places with cards under constraints: the generic half of the kopilka worlds.
+"""Filling hidden places with cards under constraints, and the one failure of a proposal.
 
 :func:`assign` deals cards into bins (a hand's unknown cards, a seat's
 discards, the talon) under bans, suit caps and demands; :func:`deal_deck`
 stacks a deck that deals given hands (N4); :func:`pick_bits` and
-:func:`max_suit_count` are the small bit helpers both need.  The kopilka
-proposal (:mod:`mushka.engine.resample_worlds`) and the search bots'
-trump worlds (:mod:`mushka.bots.worlds`) build on them.
+:func:`max_suit_count` are the small bit helpers the proposals need.  The
+trump proposal (:mod:`mushka.worlds.trump`) and the kopilka proposal
+(:mod:`mushka.worlds.kopilka`) build on them; every step of a proposal that
+cannot be completed raises :class:`WorldFailed`, and whoever drew the
+proposal draws another.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from mushka.engine.deal import shuffle
 
 
 class WorldFailed(Exception):
-    """A proposal broke a constraint on the way; the caller draws another."""
+    """A proposed world broke a constraint on the way; the caller draws another."""
 
 
 def pick_bits(mask: int, k: int, rng: random.Random) -> int:

@@ -14,10 +14,19 @@ suits a seat showed it lacks by not following (C14).  Hidden cards are
 otherwise spread uniformly; the replay check removes the rest (a hand that
 would have been a flush, an overtrump the seat was obliged to make…).
 
-Kopilka has its own proposals (:mod:`mushka.engine.resample_kopilka` and
-:mod:`mushka.engine.resample_worlds`: K6-K8 groups and picks, draws, passes
-and take-backs, built backwards from the seat's view; the search bots share
-them), checked the same way.
+Kopilka has its own proposal (:mod:`mushka.worlds.kopilka`: K6-K8 groups
+and picks, draws, passes and take-backs, built backwards from the seat's
+view read into :class:`~mushka.worlds.facts.KopilkaFacts`; the search bots
+draw their kopilka worlds from the same proposal), checked the same way.
+
+The classic and mistigri proposal here (:func:`_propose`) is not the search
+bots' (:mod:`mushka.worlds.trump`): it draws its cards seat by seat, in its
+own order, and the research environments' resampled states (OpenSpiel's
+``resample_from_infostate``) are tied to those draws seed by seed.
+
+Like the bots' sampler this is a consistent sampler, not the exact
+posterior: docs/research.md reports its acceptance and how its marginals
+compare with exact counting.
 """
 
 from __future__ import annotations
@@ -30,10 +39,12 @@ from mushka.engine import new_deal
 from mushka.engine.actions import PASS, PLAYS, TAKES, Action, stand_mask
 from mushka.engine.deal import Deal
 from mushka.engine.events import Dealt, Declared, Event, Played, Shown, TookTurnup, TrickTaken, TurnedUp
-from mushka.engine.resample_kopilka import resample_kopilka
 from mushka.engine.steps import StepDeal
 from mushka.errors import IllegalActionError, MushkaError
 from mushka.i18n import add_texts
+from mushka.worlds.facts import kopilka_facts
+from mushka.worlds.fill import WorldFailed
+from mushka.worlds.kopilka import propose_kopilka
 
 TRIES: Final = 500
 """Proposals drawn before giving up (each one checked by a replay)."""
@@ -83,13 +94,13 @@ def resample_deal(deal: Deal, seat: int, rng: random.Random, *, tries: int = TRI
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.n:
         raise MushkaError("bad_seat", seat=seat, players=deal.n)
     if not rules.has_trumps:
-        return resample_kopilka(deal, seat, rng, tries)
+        return _resample_kopilka(deal, seat, rng, tries)
     seen = deal.events(seat)
     for _ in range(tries):
-        proposal = _propose(deal, seat, seen, rng)
-        if proposal is None:
+        try:
+            deck, actions = _propose(deal, seat, seen, rng)
+        except WorldFailed:
             continue
-        deck, actions = proposal
         other = new_deal(rules, deal.dealer, deck=deck)
         try:
             for action in actions:
@@ -101,6 +112,33 @@ def resample_deal(deal: Deal, seat: int, rng: random.Random, *, tries: int = TRI
     raise MushkaError("resample_failed", rule="C14", tries=tries)
 
 
+def _resample_kopilka(deal: Deal, seat: int, rng: random.Random, tries: int) -> Deal:
+    """A kopilka deal ``seat`` cannot tell from ``deal``, built from ``seat``'s view alone.
+
+    Raises :class:`MushkaError` (``resample_failed``, K7) if no proposal of
+    ``tries`` was accepted.
+    """
+    view = deal.view(seat)
+    facts = kopilka_facts(view)
+    seen = list(view.events)
+    for _ in range(tries):
+        try:
+            deck, picks, actions = propose_kopilka(view, facts, rng)
+        except WorldFailed:
+            continue
+        # K7: picks still to come (groups not checked yet) come from a generator of their own.
+        other = new_deal(deal.rules, deal.dealer, deck=deck, picks=picks, rng=random.Random(rng.getrandbits(64)),
+                         pot=facts.initial_pot, balances=list(facts.initial_balances))
+        try:
+            for action in actions:
+                other.apply(action)
+        except MushkaError:
+            continue
+        if other.events(seat) == seen:
+            return other
+    raise MushkaError("resample_failed", rule="K7", tries=tries)
+
+
 def _mask(cards: tuple[Card | None, ...] | None) -> int:
     mask = 0
     for c in cards or ():
@@ -109,8 +147,8 @@ def _mask(cards: tuple[Card | None, ...] | None) -> int:
     return mask
 
 
-def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tuple[list[int], list[Action]] | None:
-    """One candidate deck and the actions to replay on it, or ``None`` if stuck."""
+def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tuple[list[int], list[Action]]:
+    """One candidate deck and the actions to replay on it (:class:`WorldFailed` if stuck)."""
     rules = deal.rules
     n = deal.n
     dealer = deal.dealer
@@ -211,13 +249,13 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
                 else:
                     got = draw(1)
                 if rest is None or got is None:
-                    return None
+                    raise WorldFailed
                 take_discard[s] = got[0]
                 dealt[s] = sum(1 << c for c in rest) | 1 << got[0]
                 continue
             cards = draw(5)
             if cards is None:
-                return None
+                raise WorldFailed
             dealt[s] = sum(1 << c for c in cards)
             continue
         k = d.count
@@ -228,22 +266,22 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
             extra = (turnup,) if s == took and turnup_open else ()
             rest = draw(size, voids[s], extra)
             if rest is None:
-                return None
+                raise WorldFailed
             final = played[s] | sum(1 << c for c in rest)
             if s == took and turnup_open and not final >> turnup & 1 and k == 0:
-                return None
+                raise WorldFailed
         keep_turnup = s == took and final >> turnup & 1
         cands = [c for c in index_list(final) if not (s == took and c == turnup)]
         drawn = rng.sample(cands, k) if k <= len(cands) else None
         if drawn is None:
-            return None
+            raise WorldFailed
         drawn_of[s] = drawn
         need_turnup_discard = s == took and not keep_turnup
         discards: list[int] = [turnup] if need_turnup_discard else []
         avoid_priv = not rules.can_discard_privileged
         cands_d = [c for c in pool if not (avoid_priv and c == priv)]
         if k - len(discards) > len(cands_d) or k < len(discards):
-            return None
+            raise WorldFailed
         more = rng.sample(cands_d, k - len(discards))
         for c in more:
             pool.remove(c)
@@ -256,7 +294,7 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
             else:
                 got = draw(1)
                 if got is None:
-                    return None
+                    raise WorldFailed
                 x = got[0]
             take_discard[s] = x
             before = (before & ~(1 << turnup)) | 1 << x
@@ -273,7 +311,7 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
     for k in range(n):
         cards = index_list(dealt[(eldest + k) % n])
         if len(cards) != 5:
-            return None
+            raise WorldFailed
         rng.shuffle(cards)
         for j, c in enumerate(cards):
             deck[k + n * j] = c
@@ -287,7 +325,7 @@ def _propose(deal: Deal, me: int, seen: list[Event], rng: random.Random) -> tupl
     rng.shuffle(pool)
     talon.extend(pool)
     if len(talon) != rules.deck_size - 5 * n - 1:
-        return None
+        raise WorldFailed
     deck[5 * n + 1:] = talon
     actions: list[Action] = []
     for kind, e in order:

@@ -1,30 +1,26 @@
-"""Kopilka worlds built backwards from a seat's facts (K6-K16), shared by the resampler and the search bots.
+"""Kopilka worlds built backwards from a seat's facts (K6-K16): the one kopilka proposal.
 
 :func:`propose_kopilka` proposes one world for a seat's
-:class:`~mushka.engine.resample_kopilka.KopilkaFacts`: which played cards
-came from the hand at the start and which from kept draws (K11), where the
-unknown cards are now (:func:`~mushka.engine.world_fill.assign`: hidden
-places under bans, suit caps and demands), then the redistribution (K7/K8)
-undone down to the dealt hands and the stacked deck (N4).  A proposal that
-cannot be completed raises :class:`WorldFailed`; one that is completed is
-still proven by the engine
-(:func:`mushka.engine.resample_kopilka.resample_kopilka`,
+:class:`~mushka.worlds.facts.KopilkaFacts`: which played cards came from the
+hand at the start and which from kept draws (K11), where the unknown cards
+are now (:func:`~mushka.worlds.fill.assign`: hidden places under bans, suit
+caps and demands), then the redistribution (K7/K8) undone down to the dealt
+hands and the stacked deck (N4).  A proposal that cannot be completed
+raises :class:`~mushka.worlds.fill.WorldFailed`; one that is completed is
+still proven by the engine (:func:`mushka.worlds.resample.resample_deal`,
 :class:`mushka.bots.sampler.WorldSampler`).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from mushka.cards import SUIT_MASKS, card_count, index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, Action
 from mushka.engine.deal import shuffle
 from mushka.engine.views import DealView
-from mushka.engine.world_fill import WorldFailed, assign, deal_deck, max_suit_count, pick_bits
-
-if TYPE_CHECKING:
-    from mushka.engine.resample_kopilka import KopilkaFacts, Observation
+from mushka.worlds.facts import KopilkaFacts, Observation
+from mushka.worlds.fill import WorldFailed, assign, deal_deck, max_suit_count, pick_bits
 
 
 def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tuple[list[int], list[int], list[Action]]:
@@ -507,4 +503,4 @@ def _held_at(sl: _Slot, time: int, timeline: list[tuple[int, str, int, int]]) ->
     return not (out and out < time)
 
 
-__all__ = ["WorldFailed", "assign", "deal_deck", "max_suit_count", "pick_bits", "propose_kopilka"]
+__all__ = ["propose_kopilka"]

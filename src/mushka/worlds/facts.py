@@ -1,35 +1,37 @@
-"""Resampling a kopilka game from one seat's view (K5-K19): the facts and the loop.
+"""What one seat knows of a deal, read from its view alone: the facts every world must respect.
 
-:func:`resample_kopilka` draws a whole kopilka state -- the deck in deal and
-talon order, the random picks of K7/K8 and the other seats' hidden discards
--- that the seat cannot tell from the real one.  It reads only the seat's
-view (:class:`~mushka.engine.DealView`: its hand, the public counts and its
-own redacted events, §4 of RULES), never the deal behind it.
+A seat gets a :class:`~mushka.engine.DealView`: its own hand, the public
+facts and its own redacted event log.  This module reads that log once into
+plain facts, card masks and counts, that the proposals of
+:mod:`mushka.worlds` build worlds from and that the bots reason with:
 
-:func:`kopilka_facts` reads that view once into plain facts (what each seat
-has shown it lacks or holds, the groups and picks, the draws with their
-places in the talon); :func:`mushka.engine.resample_worlds.propose_kopilka`
-builds a world from them backwards (where the unknown cards are now, then the
-play and the redistribution undone down to the stacked deck, N4); the world
-is kept when the engine, replaying it with checks, shows the seat exactly
-the events it saw.  The search bots draw their kopilka worlds from the same
-proposal (:mod:`mushka.bots.sampler_kopilka`).
+* cards seen (played, turned up, shown, the viewer's own hands and discards);
+* what each seat has shown it lacks (C14 in classic and mistigri: not
+  following, or not trumping when void; K11 in kopilka: a draw, a pass without
+  a remiz while the remiz is not 0), when it showed it, and what it has shown
+  it holds (K12: a pass paid for with a remiz; K16: a lead of the banned suit);
+* the declarations, exchange counts and the turned card the dealer took
+  (C6-C8), passes with the privileged card forbidden (MI8)
+  (:func:`trump_facts`);
+* in kopilka the redistribution (K6-K8), the draws, passes and penalties of
+  play (K11, K12) (:func:`kopilka_facts`).
 
-Like the trump resampler this is a consistent sampler, not the exact
-posterior: docs/research.md reports its acceptance and how its marginals
-compare with exact counting.
+This is the one reading of a view: the bots' sampler and the research
+resampler never disagree on what a view shows (K12: a pass at a remiz of 0
+is not a void).  Only public information and the viewer's own is read;
+nothing here can reach a deal object.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
-from mushka.engine import new_deal
-from mushka.engine.deal import Deal
+from mushka.cards import SUIT_MASKS
+from mushka.engine import DealView
 from mushka.engine.events import (
     CardTaken,
     Dealt,
+    Declared,
     Discarded,
     Drew,
     GroupDeclared,
@@ -38,12 +40,13 @@ from mushka.engine.events import (
     Passed,
     Played,
     PlayStarted,
+    Shown,
     TakenBack,
+    TookTurnup,
     TrickTaken,
 )
-from mushka.engine.resample_worlds import WorldFailed, propose_kopilka
-from mushka.engine.views import DealView
 from mushka.errors import MushkaError
+from mushka.i18n import add_texts
 
 
 def mask_of_cards(cards: tuple[object, ...] | None) -> int:
@@ -54,16 +57,139 @@ def mask_of_cards(cards: tuple[object, ...] | None) -> int:
     return out
 
 
+def suits_mask(suits: int) -> int:
+    """The card mask of every card of the suits in the 4-bit set ``suits``."""
+    out = 0
+    for s in range(4):
+        if suits >> s & 1:
+            out |= SUIT_MASKS[s]
+    return out
+
+
 @dataclass(slots=True)
-class KopilkaStep:
-    """One action of the history as the viewer can rebuild it: ``play``, ``draw``, ``pass`` or ``discard``."""
+class Step:
+    """One action of the deal's history, as the viewer can reconstruct it.
+
+    ``kind`` is ``pass``, ``stand``, ``take``, ``play``, ``draw`` or
+    ``discard``; ``card`` is the card index where the viewer knows it
+    (played cards, his own discards), else -1; ``mask`` the viewer's own
+    exchange.  Hidden parts are filled in by the sampler.
+    """
 
     seat: int
     kind: str
     card: int = -1
-    """The card where the viewer knows it (played cards, his own discards), else -1."""
+    mask: int = 0
     ref: int = -1
     """For a hidden discard: which discard of that seat it is (in order)."""
+
+
+@dataclass(slots=True)
+class TrumpFacts:
+    """The facts of a classic or mistigri deal known to one seat."""
+
+    me: int
+    n: int
+    dealer: int
+    eldest: int
+    trump: int
+    turnup: int
+    priv: int
+    h0: list[int]
+    """The hands as dealt where known (the viewer's, hands shown right after the deal), else -1."""
+    h1: list[int]
+    """Hands known after their owner's declaration (shown then), else -1."""
+    decl: list[str | None]
+    exch: list[int]
+    """Cards exchanged per seat (-1: not declared yet)."""
+    exch_discards: list[int]
+    """Known exchange discards (the viewer's, open hands), else -1."""
+    exch_drawn: list[int]
+    took: bool = False
+    take_discard: int = -1
+    steps: list[Step] = field(default_factory=list)
+    draw_order: list[int] = field(default_factory=list)
+    """Seats that drew from the talon, in order (C7: the talon is drawn from the top)."""
+    played: list[int] = field(default_factory=list)
+    """Cards each seat has played."""
+    played_all: int = 0
+    lacks: list[int] = field(default_factory=list)
+    """Per seat, a 4-bit set of suits it has shown it lacks (C14; for good, no card comes in during play)."""
+    seen: int = 0
+    """Every card whose place the viewer knows (not in the unknown pool)."""
+
+
+def trump_facts(view: DealView) -> TrumpFacts:
+    """Read a classic or mistigri view into :class:`TrumpFacts`."""
+    assert view.seat is not None and view.turnup is not None and view.trump is not None
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    f = TrumpFacts(
+        me=me, n=n, dealer=view.dealer, eldest=(view.dealer + 1) % n, trump=int(view.trump),
+        turnup=view.turnup.index, priv=rules.privileged.index,
+        h0=[-1] * n, h1=[-1] * n, decl=[None] * n, exch=[-1] * n,
+        exch_discards=[-1] * n, exch_drawn=[-1] * n,
+        played=[0] * n, lacks=[0] * n,
+    )
+    lead_suit = -1
+    in_trick = 0
+    for e in view.events:
+        if isinstance(e, Played):
+            c = e.card.index
+            s = c // 13
+            if in_trick == 0:
+                lead_suit = s
+            elif (c != f.priv or not rules.privileged_free_play) and s != lead_suit and rules.must_follow:
+                # C14: not following shows a void; not trumping then shows no trumps.
+                f.lacks[e.seat] |= 1 << lead_suit
+                if s != f.trump and rules.must_trump_if_void:
+                    f.lacks[e.seat] |= 1 << f.trump
+            in_trick += 1
+            f.played[e.seat] |= 1 << c
+            f.played_all |= 1 << c
+            f.steps.append(Step(e.seat, "play", c))
+        elif isinstance(e, TrickTaken):
+            in_trick = 0
+        elif isinstance(e, Declared):
+            seat = e.seat
+            f.decl[seat] = "stand" if e.stand else "pass"
+            f.exch[seat] = e.count if e.stand else 0
+            if e.stand:
+                if e.discards is not None:
+                    f.exch_discards[seat] = mask_of_cards(e.discards)
+                    f.exch_drawn[seat] = mask_of_cards(e.drawn)
+                f.steps.append(Step(seat, "stand", mask=max(f.exch_discards[seat], 0)))
+                if e.count:
+                    f.draw_order.append(seat)
+            else:
+                f.steps.append(Step(seat, "pass"))
+        elif isinstance(e, TookTurnup):
+            f.took = True
+            if e.discard is not None:
+                f.take_discard = e.discard.index
+            f.steps.append(Step(e.seat, "take", f.take_discard))
+        elif isinstance(e, Shown):
+            m = mask_of_cards(e.cards)
+            if f.decl[e.seat] is None and not (e.seat == f.dealer and f.took):
+                f.h0[e.seat] = m
+            else:
+                f.h1[e.seat] = m
+        elif isinstance(e, Dealt):
+            hand = e.hands[me]
+            f.h0[me] = mask_of_cards(hand)
+        elif isinstance(e, PlayStarted):
+            pass
+    seen = f.played_all | mask_of_cards(view.hand) | mask_of_cards(view.own_discards) | 1 << f.turnup
+    for h in view.open_hands:
+        seen |= mask_of_cards(h)
+    for s in range(n):
+        if f.exch_discards[s] >= 0:
+            seen |= f.exch_discards[s] | f.exch_drawn[s]
+    if f.take_discard >= 0:
+        seen |= 1 << f.take_discard
+    f.seen = seen
+    return f
 
 
 @dataclass(slots=True)
@@ -115,7 +241,7 @@ class KopilkaFacts:
     """Hand sizes when play began (or now, during the redistribution)."""
     start_me: int
     """The viewer's hand when play began (or now)."""
-    steps: list[KopilkaStep]
+    steps: list[Step]
     """Every action: the takers' discards, then the plays, draws and passes."""
     timeline: list[list[tuple[int, str, int, int]]]
     """Per seat, its play-phase events: (time, what, card, led suit); what is
@@ -141,7 +267,7 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
     me = view.seat
     eldest = (view.dealer + 1) % n
     blocks: list[KopilkaBlock] = []
-    steps: list[KopilkaStep] = []
+    steps: list[Step] = []
     timeline: list[list[tuple[int, str, int, int]]] = [[] for _ in range(n)]
     observations: list[Observation] = []
     draws: list[tuple[int, int, int]] = []
@@ -188,7 +314,7 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
             card = -1 if e.card is None else e.card.index
             b.discards.append((e.seat, card, discard_counts[e.seat]))
             sizes[e.seat] -= 1
-            steps.append(KopilkaStep(e.seat, "discard", card, ref=discard_counts[e.seat]))
+            steps.append(Step(e.seat, "discard", card, ref=discard_counts[e.seat]))
             discard_counts[e.seat] += 1
             if e.seat == me:
                 hand_me &= ~(1 << card)
@@ -208,7 +334,7 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
             played_all |= 1 << c
             played_by_seat[seat] |= 1 << c
             held_known[seat] &= ~(1 << c)
-            steps.append(KopilkaStep(seat, "play", c))
+            steps.append(Step(seat, "play", c))
             timeline[seat].append((time, "play", c, lead_suit))
             if seat == me:
                 hand_me &= ~(1 << c)
@@ -216,7 +342,7 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
             seat = e.seat
             # K11: a draw is allowed only to a seat without the led suit.
             observations.append(Observation(time, seat, "lacks", lead_suit))
-            steps.append(KopilkaStep(seat, "draw"))
+            steps.append(Step(seat, "draw"))
             if e.played:
                 assert e.card is not None
                 c = e.card.index
@@ -230,7 +356,7 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
                     hand_me |= 1 << c
         elif isinstance(e, Passed):
             seat = e.seat
-            steps.append(KopilkaStep(seat, "pass"))
+            steps.append(Step(seat, "pass"))
             # K12: a remiz paid for passing shows the led suit was in hand, and a pass without
             # one that it was not -- unless the remiz is 0, when a pass shows nothing.
             if e.penalty:
@@ -281,28 +407,10 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
     )
 
 
-def resample_kopilka(deal: Deal, seat: int, rng: random.Random, tries: int) -> Deal:
-    """A kopilka deal ``seat`` cannot tell from ``deal``, built from ``seat``'s view alone.
+add_texts({
+    "error.spectator_world": ("worlds are sampled for a seat's view, not for a spectator's",
+                              "миры строятся по обзору игрока, а не зрителя"),
+})
 
-    Raises :class:`MushkaError` (``resample_failed``, K7) if no proposal of
-    ``tries`` was accepted.
-    """
-    view = deal.view(seat)
-    facts = kopilka_facts(view)
-    seen = list(view.events)
-    for _ in range(tries):
-        try:
-            deck, picks, actions = propose_kopilka(view, facts, rng)
-        except WorldFailed:
-            continue
-        # K7: picks still to come (groups not checked yet) come from a generator of their own.
-        other = new_deal(deal.rules, deal.dealer, deck=deck, picks=picks, rng=random.Random(rng.getrandbits(64)),
-                         pot=facts.initial_pot, balances=list(facts.initial_balances))
-        try:
-            for action in actions:
-                other.apply(action)
-        except MushkaError:
-            continue
-        if other.events(seat) == seen:
-            return other
-    raise MushkaError("resample_failed", rule="K7", tries=tries)
+__all__ = ["KopilkaBlock", "KopilkaFacts", "Observation", "Step", "TrumpFacts", "kopilka_facts", "mask_of_cards",
+           "suits_mask", "trump_facts"]
