@@ -80,7 +80,7 @@ def test_csv_has_one_row_per_game(tmp_path):
     write_csv(path, stats, rules)
     rows = list(csv.DictReader(path.open(encoding="utf-8")))
     assert len(rows) == 12
-    assert list(rows[0]) == csv_header(4, kopilka=False)
+    assert list(rows[0]) == csv_header(rules)
     for row, g in zip(rows, stats, strict=True):
         assert int(row["index"]) == g.index and int(row["game_seed"]) == g.seed
         assert sum(int(row[f"money_{s}"]) for s in range(4)) == 0

@@ -26,6 +26,7 @@ from rich.table import Table as RichTable
 
 from mushka.i18n import add_text_file, tr
 from mushka.rules import Rules
+from mushka.rules.variants import find_variant
 from mushka.sim.executors import placement_text
 from mushka.sim.play import GameStats
 from mushka.sim.stats import mean_ci, proportion_ci
@@ -38,7 +39,7 @@ def _ratio(num: int, den: int) -> float | None:
     return None if den == 0 else round(num / den, 4)
 
 
-def _seat_block(games: Sequence[GameStats], seat: int, kopilka: bool, confidence: float) -> dict[str, Any]:
+def _seat_block(games: Sequence[GameStats], seat: int, kind: _Kind, confidence: float) -> dict[str, Any]:
     money = [g.money[seat] for g in games]
     wins = sum(1 for g in games if g.winner == seat)
     played = sum(g.played[seat] for g in games)
@@ -56,22 +57,7 @@ def _seat_block(games: Sequence[GameStats], seat: int, kopilka: bool, confidence
         "remiz_rate": _ratio(sum(g.remizes[seat] for g in games), played),
         "tricks_per_deal": _ratio(sum(g.tricks[seat] for g in games), played),
     }
-    if kopilka:
-        recoup = sum(1 for g in games if g.money[seat] >= 0)
-        block.update(
-            outs=sum(g.outs[seat] for g in games),
-            reneges=sum(g.reneges[seat] for g in games),
-            paid_in=round(statistics.fmean(g.paid_in[seat] for g in games), 4) if games else None,
-            received=round(statistics.fmean(g.received[seat] for g in games), 4) if games else None,
-            recoup_rate=proportion_ci(recoup, len(games), confidence).to_json(),
-        )
-    else:
-        deals = sum(g.deals for g in games)
-        block.update(
-            stand_rate=_ratio(played, deals),
-            mushkas=sum(g.mushkas[seat] for g in games),
-            flushes=sum(g.flushes[seat] for g in games),
-        )
+    block.update(kind.seat(games, seat, played, confidence))
     return block
 
 
@@ -84,17 +70,17 @@ def _share(per_game: Sequence[float], seat_games: int, confidence: float) -> dic
     return mean_ci(per_game, confidence).to_json()
 
 
-def _bot_block(games: Sequence[GameStats], bot: str, kopilka: bool, confidence: float) -> dict[str, Any]:
+def _bot_block(games: Sequence[GameStats], bot: str, kind: _Kind, confidence: float) -> dict[str, Any]:
     per_game_money: list[float] = []
     per_game_wins: list[float] = []
-    per_game_recoup: list[float] = []
-    seat_games = wins = played = remizes = tricks = mushkas = flushes = outs = reneges = 0
-    paid = received = 0
+    seat_games = wins = played = remizes = tricks = 0
     seats: set[int] = set()
+    held: list[tuple[GameStats, list[int]]] = []
     for g in games:
         mine = [s for s, b in enumerate(g.bots) if b == bot]
         if not mine:
             continue
+        held.append((g, mine))
         seats.update(mine)
         seat_games += len(mine)
         per_game_money.append(sum(g.money[s] for s in mine) / len(mine))
@@ -104,15 +90,6 @@ def _bot_block(games: Sequence[GameStats], bot: str, kopilka: bool, confidence: 
         played += sum(g.played[s] for s in mine)
         remizes += sum(g.remizes[s] for s in mine)
         tricks += sum(g.tricks[s] for s in mine)
-        if kopilka:
-            per_game_recoup.append(sum(1 for s in mine if g.money[s] >= 0) / len(mine))
-            outs += sum(g.outs[s] for s in mine)
-            reneges += sum(g.reneges[s] for s in mine)
-            paid += sum(g.paid_in[s] for s in mine)
-            received += sum(g.received[s] for s in mine)
-        else:
-            mushkas += sum(g.mushkas[s] for s in mine)
-            flushes += sum(g.flushes[s] for s in mine)
     block: dict[str, Any] = {
         "bot": bot,
         "seats": sorted(seats),
@@ -126,16 +103,158 @@ def _bot_block(games: Sequence[GameStats], bot: str, kopilka: bool, confidence: 
         "remiz_rate": _ratio(remizes, played),
         "tricks_per_deal": _ratio(tricks, played),
     }
-    if kopilka:
-        block.update(
-            outs=outs, reneges=reneges,
-            paid_in=_ratio(paid, seat_games), received=_ratio(received, seat_games),
-            recoup_rate=_share(per_game_recoup, seat_games, confidence),
-        )
-    else:
-        deals = sum(g.deals * sum(1 for b in g.bots if b == bot) for g in games)
-        block.update(stand_rate=_ratio(played, deals), mushkas=mushkas, flushes=flushes)
+    block.update(kind.bot(games, bot, held, seat_games, played, confidence))
     return block
+
+
+class _Kind:
+    """What a kind of game adds to the summary, the text and the CSV: a partie's stands,
+    мушки and flushes (C7, C22, MI9), or a session's outs, money flows and recoups (K3,
+    K18, K22-K24).  The summary takes its variant's kind (:func:`_kind`) instead of
+    asking which variant it has."""
+
+    per_seat: tuple[str, ...] = ()
+    """The CSV's columns of each seat beyond the common ones."""
+    legend: str = ""
+    """The text key of the legend's part for this kind."""
+
+    def seat(self, games: Sequence[GameStats], seat: int, played: int, confidence: float) -> dict[str, Any]:
+        """The fields of a seat's block."""
+        raise NotImplementedError
+
+    def bot(self, games: Sequence[GameStats], bot: str, held: Sequence[tuple[GameStats, list[int]]],
+            seat_games: int, played: int, confidence: float) -> dict[str, Any]:
+        """The fields of a bot's block; ``held`` pairs each game the bot played with its seats."""
+        raise NotImplementedError
+
+    def run(self, games: Sequence[GameStats], rules: Rules, confidence: float) -> dict[str, Any]:
+        """The fields of the whole run."""
+        raise NotImplementedError
+
+    def columns(self, lang: str, pct: int) -> list[str]:
+        """The titles of the tables' columns for this kind."""
+        raise NotImplementedError
+
+    def cells(self, row: dict[str, Any]) -> list[str]:
+        """A block's cells under :meth:`columns`."""
+        raise NotImplementedError
+
+    def footer(self, summary: dict[str, Any], lang: str) -> list[str]:
+        """The lines under the tables."""
+        raise NotImplementedError
+
+    def csv_cells(self, g: GameStats, seat: int) -> list[object]:
+        """A seat's values under :attr:`per_seat`."""
+        raise NotImplementedError
+
+
+class _Partie(_Kind):
+    """Classic and mistigri: stands (C7), мушки (C22, MI13) and flushes (C22, MI9)."""
+
+    per_seat = ("mushkas", "flushes")
+    legend = "sim.legend.partie"
+
+    def seat(self, games: Sequence[GameStats], seat: int, played: int, confidence: float) -> dict[str, Any]:
+        """The stand rate and the seat's мушки and flushes."""
+        deals = sum(g.deals for g in games)
+        return {"stand_rate": _ratio(played, deals), "mushkas": sum(g.mushkas[seat] for g in games),
+                "flushes": sum(g.flushes[seat] for g in games)}
+
+    def bot(self, games: Sequence[GameStats], bot: str, held: Sequence[tuple[GameStats, list[int]]],
+            seat_games: int, played: int, confidence: float) -> dict[str, Any]:
+        """The stand rate over the bot's seats and its мушки and flushes."""
+        deals = sum(g.deals * sum(1 for b in g.bots if b == bot) for g in games)
+        return {"stand_rate": _ratio(played, deals),
+                "mushkas": sum(sum(g.mushkas[s] for s in mine) for g, mine in held),
+                "flushes": sum(sum(g.flushes[s] for s in mine) for g, mine in held)}
+
+    def run(self, games: Sequence[GameStats], rules: Rules, confidence: float) -> dict[str, Any]:
+        """Parties ended by a мушка (C22), deals all passed (C9) and lone players (C10)."""
+        return {"ended_by_mushka": sum(1 for g in games if g.ended_by_mushka),
+                "all_passed": sum(g.all_passed for g in games), "lone": sum(g.lone for g in games)}
+
+    def columns(self, lang: str, pct: int) -> list[str]:
+        """The stand rate and мушки/flushes."""
+        return [tr("sim.col.stand", lang), tr("sim.col.mushka", lang)]
+
+    def cells(self, row: dict[str, Any]) -> list[str]:
+        """The stand rate and мушки/flushes."""
+        return [_num(row["stand_rate"], "{:.1%}"), f"{row['mushkas']}/{row['flushes']}"]
+
+    def footer(self, summary: dict[str, Any], lang: str) -> list[str]:
+        """The run's мушки, all-passed deals and lone players."""
+        return [tr("sim.partie_counts", lang, mushka=summary["ended_by_mushka"],
+                   passed=summary["all_passed"], lone=summary["lone"])]
+
+    def csv_cells(self, g: GameStats, seat: int) -> list[object]:
+        """The seat's мушки and flushes."""
+        return [g.mushkas[seat], g.flushes[seat]]
+
+
+class _Session(_Kind):
+    """Kopilka: outs (K18), reneges (K11), the money paid in and taken (K22-K23), recoups (K24)."""
+
+    per_seat = ("outs", "reneges", "paid_in", "received")
+    legend = "sim.legend.kopilka"
+
+    def seat(self, games: Sequence[GameStats], seat: int, played: int, confidence: float) -> dict[str, Any]:
+        """Outs, reneges, the mean money paid in and received and the recoup rate."""
+        recoup = sum(1 for g in games if g.money[seat] >= 0)
+        return {
+            "outs": sum(g.outs[seat] for g in games),
+            "reneges": sum(g.reneges[seat] for g in games),
+            "paid_in": round(statistics.fmean(g.paid_in[seat] for g in games), 4) if games else None,
+            "received": round(statistics.fmean(g.received[seat] for g in games), 4) if games else None,
+            "recoup_rate": proportion_ci(recoup, len(games), confidence).to_json(),
+        }
+
+    def bot(self, games: Sequence[GameStats], bot: str, held: Sequence[tuple[GameStats, list[int]]],
+            seat_games: int, played: int, confidence: float) -> dict[str, Any]:
+        """The same over the bot's seats, the recoup rate from its per-game shares."""
+        recoup = [sum(1 for s in mine if g.money[s] >= 0) / len(mine) for g, mine in held]
+        return {
+            "outs": sum(sum(g.outs[s] for s in mine) for g, mine in held),
+            "reneges": sum(sum(g.reneges[s] for s in mine) for g, mine in held),
+            "paid_in": _ratio(sum(sum(g.paid_in[s] for s in mine) for g, mine in held), seat_games),
+            "received": _ratio(sum(sum(g.received[s] for s in mine) for g, mine in held), seat_games),
+            "recoup_rate": _share(recoup, seat_games, confidence),
+        }
+
+    def run(self, games: Sequence[GameStats], rules: Rules, confidence: float) -> dict[str, Any]:
+        """Deadlocks (K19), shared pots (K23) and how the lowest balance fares."""
+        return {"deadlocks": sum(g.deadlocks for g in games),
+                "pot_shared": sum(1 for g in games if g.winner is None),
+                "unluckiest": unluckiest(games, rules.ante, confidence)}
+
+    def columns(self, lang: str, pct: int) -> list[str]:
+        """The recoup rate, money in/out and outs."""
+        return [tr("sim.col.recoup", lang, pct=pct), tr("sim.col.paid", lang), tr("sim.col.outs", lang)]
+
+    def cells(self, row: dict[str, Any]) -> list[str]:
+        """The recoup rate, money in/out and outs."""
+        flows = f"{_num(row['paid_in'], '{:.0f}')}/{_num(row['received'], '{:.0f}')}"
+        return [rate_cell(row["recoup_rate"]), flows, str(row["outs"])]
+
+    def footer(self, summary: dict[str, Any], lang: str) -> list[str]:
+        """The lowest balance and the run's deadlocks and shared pots."""
+        low = summary["unluckiest"]
+        return [tr("sim.unluckiest", lang, rate=rate_cell(low["recoup_rate"]),
+                   balance=interval_cell(low["balance"], "{:+.2f}"),
+                   fraction=interval_cell(low["recouped_fraction"], "{:.3f}"),
+                   ante=rate_cell(low["ante_back_rate"])),
+                tr("sim.kopilka_counts", lang, deadlocks=summary["deadlocks"], shared=summary["pot_shared"])]
+
+    def csv_cells(self, g: GameStats, seat: int) -> list[object]:
+        """The seat's outs, reneges and money paid in and received."""
+        return [g.outs[seat], g.reneges[seat], g.paid_in[seat], g.received[seat]]
+
+
+_KINDS: dict[str, _Kind] = {"partie": _Partie(), "session": _Session()}
+
+
+def _kind(variant: str) -> _Kind:
+    """The kind of game ``variant`` plays (:attr:`mushka.rules.variants.Variant.game`)."""
+    return _KINDS[find_variant(variant).game]
 
 
 def unluckiest(games: Sequence[GameStats], ante: int, confidence: float = 0.95) -> dict[str, Any]:
@@ -178,7 +297,7 @@ def summarise_run(
     ``where`` is the run's :meth:`~mushka.sim.executors.Placement.to_json`
     (engine, nodes, CPUs, cluster address).
     """
-    kopilka = not rules.has_trumps
+    kind = _kind(rules.variant)
     n = rules.players
     bots_in_order: list[str] = []
     for g in games:
@@ -202,17 +321,10 @@ def summarise_run(
         "deals": sum(deals),
         "truncated": sum(1 for g in games if g.truncated),
         "money_balanced": all(sum(g.money) == 0 for g in games),
-        "seats": [_seat_block(games, s, kopilka, confidence) for s in range(n)],
-        "by_bot": [_bot_block(games, b, kopilka, confidence) for b in bots_in_order],
+        "seats": [_seat_block(games, s, kind, confidence) for s in range(n)],
+        "by_bot": [_bot_block(games, b, kind, confidence) for b in bots_in_order],
     }
-    if kopilka:
-        out["deadlocks"] = sum(g.deadlocks for g in games)
-        out["pot_shared"] = sum(1 for g in games if g.winner is None)
-        out["unluckiest"] = unluckiest(games, rules.ante, confidence)
-    else:
-        out["ended_by_mushka"] = sum(1 for g in games if g.ended_by_mushka)
-        out["all_passed"] = sum(g.all_passed for g in games)
-        out["lone"] = sum(g.lone for g in games)
+    out.update(kind.run(games, rules, confidence))
     if seconds is not None:
         out["seconds"] = round(seconds, 3)
         out["games_per_s"] = round(len(games) / seconds, 2) if seconds > 0 else None
@@ -265,7 +377,7 @@ def _num(x: float | None, fmt: str = "{:.3f}") -> str:
 
 def render_summary(summary: dict[str, Any], lang: str, console: Console) -> None:
     """Print ``summary`` as tables for people, in ``lang``."""
-    kopilka = summary["variant"] == "kopilka"
+    kind = _kind(summary["variant"])
     pct = round(100 * summary["confidence"])
     head = tr("sim.header", lang, games=summary["games"], variant=summary["variant"], players=summary["players"],
               seed=summary["seed"])
@@ -293,67 +405,43 @@ def render_summary(summary: dict[str, Any], lang: str, console: Console) -> None
         table.add_column(tr("sim.col.win", lang, pct=pct), justify="right")
         table.add_column(tr("sim.col.remiz", lang), justify="right")
         table.add_column(tr("sim.col.tricks", lang), justify="right")
-        if kopilka:
-            table.add_column(tr("sim.col.recoup", lang, pct=pct), justify="right")
-            table.add_column(tr("sim.col.paid", lang), justify="right")
-            table.add_column(tr("sim.col.outs", lang), justify="right")
-        else:
-            table.add_column(tr("sim.col.stand", lang), justify="right")
-            table.add_column(tr("sim.col.mushka", lang), justify="right")
+        for column in kind.columns(lang, pct):
+            table.add_column(column, justify="right")
         for row in rows:
             cells = [str(row["seat"])] if key == "seat" else []
             cells += [row["bot"] or tr("sim.rotating", lang), money_cell(row["money"]), rate_cell(row["win_rate"]),
                       _num(row["remiz_rate"], "{:.1%}"), _num(row["tricks_per_deal"], "{:.2f}")]
-            if kopilka:
-                flows = f"{_num(row['paid_in'], '{:.0f}')}/{_num(row['received'], '{:.0f}')}"
-                cells += [rate_cell(row["recoup_rate"]), flows, str(row["outs"])]
-            else:
-                cells += [_num(row["stand_rate"], "{:.1%}"), f"{row['mushkas']}/{row['flushes']}"]
-            table.add_row(*cells)
+            table.add_row(*cells, *kind.cells(row))
         console.print()
         console.print(table)
     console.print()
-    extra = tr("sim.legend.kopilka" if kopilka else "sim.legend.partie", lang)
-    console.print(f"[dim]{tr('sim.legend', lang, extra=extra)}[/]")
-    if kopilka:
-        low = summary["unluckiest"]
-        console.print(tr("sim.unluckiest", lang, rate=rate_cell(low["recoup_rate"]),
-                         balance=interval_cell(low["balance"], "{:+.2f}"),
-                         fraction=interval_cell(low["recouped_fraction"], "{:.3f}"),
-                         ante=rate_cell(low["ante_back_rate"])))
-        console.print(tr("sim.kopilka_counts", lang, deadlocks=summary["deadlocks"], shared=summary["pot_shared"]))
-    else:
-        console.print(tr("sim.partie_counts", lang, mushka=summary["ended_by_mushka"],
-                         passed=summary["all_passed"], lone=summary["lone"]))
+    console.print(f"[dim]{tr('sim.legend', lang, extra=tr(kind.legend, lang))}[/]")
+    for line in kind.footer(summary, lang):
+        console.print(line)
 
 
 # --- CSV ----------------------------------------------------------------------------
 
 
-def csv_header(players: int, kopilka: bool) -> list[str]:
+def csv_header(rules: Rules) -> list[str]:
     """The columns of :func:`write_csv`."""
     head = ["index", "game_seed", "deals", "truncated", "ended_by_mushka", "winner", "winner_bot"]
-    per = ["bot", "money", "played", "tricks", "remizes"]
-    per += ["outs", "reneges", "paid_in", "received"] if kopilka else ["mushkas", "flushes"]
-    return head + [f"{name}_{s}" for s in range(players) for name in per]
+    per = ["bot", "money", "played", "tricks", "remizes", *_kind(rules.variant).per_seat]
+    return head + [f"{name}_{s}" for s in range(rules.players) for name in per]
 
 
 def write_csv(path: Path, games: Sequence[GameStats], rules: Rules) -> None:
     """One row per game: the game and, per seat, its bot, money and counts."""
-    kopilka = not rules.has_trumps
+    kind = _kind(rules.variant)
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(csv_header(rules.players, kopilka))
+        writer.writerow(csv_header(rules))
         for g in games:
             row: list[object] = [g.index, g.seed, g.deals, int(g.truncated), int(g.ended_by_mushka),
                                  "" if g.winner is None else g.winner,
                                  "" if g.winner is None else g.bots[g.winner]]
             for s in range(g.players):
-                row += [g.bots[s], g.money[s], g.played[s], g.tricks[s], g.remizes[s]]
-                if kopilka:
-                    row += [g.outs[s], g.reneges[s], g.paid_in[s], g.received[s]]
-                else:
-                    row += [g.mushkas[s], g.flushes[s]]
+                row += [g.bots[s], g.money[s], g.played[s], g.tricks[s], g.remizes[s], *kind.csv_cells(g, s)]
             writer.writerow(row)
 
 
