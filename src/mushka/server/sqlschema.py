@@ -22,7 +22,7 @@ from alembic.config import Config
 from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, create_engine, event, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, MappedColumn, mapped_column, relationship
 from sqlalchemy.pool import StaticPool
 
 from mushka.server.store import SqliteSync
@@ -39,6 +39,16 @@ MIGRATIONS: Final = Path(__file__).resolve().parent / "migrations"
 
 class Base(DeclarativeBase):
     """The declarative base of the server's tables."""
+
+
+def _table_ref(**column: Any) -> MappedColumn[Any]:
+    """A column holding a table's id; its rows go with the table (``ON DELETE CASCADE``)."""
+    return mapped_column(String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), **column)
+
+
+def _account_ref(**column: Any) -> MappedColumn[Any]:
+    """A column holding an account's id; its rows go with the account (``ON DELETE CASCADE``)."""
+    return mapped_column(String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), **column)
 
 
 class TableRow(Base):
@@ -100,9 +110,7 @@ class SeatRow(Base):
 
     __tablename__ = "mushka_seats"
 
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
+    table_id: Mapped[str] = _table_ref(primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -123,9 +131,7 @@ class DealRow(Base):
 
     __tablename__ = "mushka_deals"
 
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
+    table_id: Mapped[str] = _table_ref(primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text)
     table: Mapped[TableRow] = relationship(back_populates="deals")
@@ -136,9 +142,7 @@ class MoveRow(Base):
 
     __tablename__ = "mushka_moves"
 
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
+    table_id: Mapped[str] = _table_ref(primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     deal: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(64))
@@ -158,9 +162,7 @@ class LeaseRow(Base):
 
     __tablename__ = "mushka_leases"
 
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
+    table_id: Mapped[str] = _table_ref(primary_key=True)
     owner: Mapped[str] = mapped_column(String(32), index=True)
     """The instance id of the owning process ('' when released)."""
     epoch: Mapped[int] = mapped_column(Integer)
@@ -191,9 +193,7 @@ class ChatRow(Base):
 
     __tablename__ = "mushka_chat"
 
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_tables.id", ondelete="CASCADE"), primary_key=True,
-    )
+    table_id: Mapped[str] = _table_ref(primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text)
     """The line as JSON (channel, seat, names, phrase or text, time)."""
@@ -251,9 +251,7 @@ class PasswordRow(Base):
 
     __tablename__ = "mushka_passwords"
 
-    account_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
-    )
+    account_id: Mapped[str] = _account_ref(primary_key=True)
     hash: Mapped[str] = mapped_column(String(255))
     """argon2's own encoded form: the parameters it was made with travel with it."""
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -266,9 +264,7 @@ class PasskeyRow(Base):
 
     credential_id: Mapped[str] = mapped_column(String(255), primary_key=True)
     """The credential's id, base64url."""
-    account_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), index=True,
-    )
+    account_id: Mapped[str] = _account_ref(index=True)
     public_key: Mapped[str] = mapped_column(Text)
     """The COSE public key, base64url."""
     sign_count: Mapped[int] = mapped_column(BigInteger)
@@ -286,9 +282,7 @@ class SessionRow(Base):
 
     id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     """SHA-256 of the cookie's random value."""
-    account_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), index=True,
-    )
+    account_id: Mapped[str] = _account_ref(index=True)
     csrf: Mapped[str] = mapped_column(String(64))
     """The token every state-changing request of this session must carry (``X-CSRF-Token``)."""
     created_ms: Mapped[int] = mapped_column(BigInteger)
@@ -337,12 +331,8 @@ class FriendRow(Base):
 
     __tablename__ = "mushka_friends"
 
-    from_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
-    )
-    to_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True, index=True,
-    )
+    from_id: Mapped[str] = _account_ref(primary_key=True)
+    to_id: Mapped[str] = _account_ref(primary_key=True, index=True)
     status: Mapped[str] = mapped_column(String(16))
     """``pending`` or ``accepted``."""
     created_ms: Mapped[int] = mapped_column(BigInteger)
@@ -354,9 +344,7 @@ class FriendCodeRow(Base):
 
     __tablename__ = "mushka_friend_codes"
 
-    account_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
-    )
+    account_id: Mapped[str] = _account_ref(primary_key=True)
     code: Mapped[str] = mapped_column(String(32), unique=True)
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
@@ -368,12 +356,8 @@ class HideRow(Base):
 
     __tablename__ = "mushka_hides"
 
-    owner_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
-    )
-    target_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True, index=True,
-    )
+    owner_id: Mapped[str] = _account_ref(primary_key=True)
+    target_id: Mapped[str] = _account_ref(primary_key=True, index=True)
     kind: Mapped[str] = mapped_column(String(8))
     """``mute`` or ``block``."""
     created_ms: Mapped[int] = mapped_column(BigInteger)
@@ -406,9 +390,7 @@ class PresenceRow(Base):
 
     __tablename__ = "mushka_presence"
 
-    account_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), primary_key=True,
-    )
+    account_id: Mapped[str] = _account_ref(primary_key=True)
     node: Mapped[str] = mapped_column(String(64), primary_key=True)
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     seen_ms: Mapped[int] = mapped_column(BigInteger, index=True)
@@ -421,10 +403,8 @@ class NoticeRow(Base):
     __tablename__ = "mushka_notices"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    to_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"), index=True,
-    )
-    from_id: Mapped[str] = mapped_column(String(32), ForeignKey("mushka_accounts.id", ondelete="CASCADE"))
+    to_id: Mapped[str] = _account_ref(index=True)
+    from_id: Mapped[str] = _account_ref()
     kind: Mapped[str] = mapped_column(String(16))
     """``invite``, ``friend_request`` or ``friend_accepted``."""
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
