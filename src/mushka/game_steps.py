@@ -25,7 +25,7 @@ from mushka.engine.steps import CHANCE, TERMINAL, StepDeal, Stepped
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, MushkaError
 from mushka.i18n import add_texts
-from mushka.match import Game, Partie, Session
+from mushka.match import Game, Partie, new_game, planned_deals
 from mushka.rules.model import Rules
 
 DEFAULT_MAX_DEALS: Final = 30
@@ -51,7 +51,7 @@ class StepGame(Stepped):
         if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
             raise MushkaError("bad_max_deals", rule="C20", value=max_deals)
         self.rules = rules
-        self.max_deals = max_deals if rules.has_trumps else rules.session_games
+        self.max_deals = planned_deals(rules, max_deals)
         self._record = record_events
         self._game = None
         self._step = None
@@ -128,10 +128,8 @@ class StepGame(Stepped):
             return
         game = self._game
         if game is None:
-            cls = Partie if self.rules.has_trumps else Session
-            kwargs: dict[str, Any] = {"max_deals": self.max_deals} if self.rules.has_trumps else {}
-            self._game = cls(self.rules, first_dealer=step.dealer, chance_steps=True, first_deal=deal,
-                             record_events=self._record, **kwargs)
+            self._game = new_game(self.rules, first_dealer=step.dealer, chance_steps=True, first_deal=deal,
+                                  record_events=self._record, max_deals=self.max_deals)
         elif game.waiting_dealer >= 0:
             game.start_deal(deal)
         else:
@@ -287,8 +285,7 @@ def game_utility_bounds(rules: Rules, max_deals: int) -> tuple[float, float]:
 
 def max_game_length(rules: Rules, max_deals: int) -> int:
     """Decisions in a game at most: ``max_deals`` deals (kopilka: its session's games, K4)."""
-    deals = max_deals if rules.has_trumps else rules.session_games
-    return deals * max_deal_length(rules)
+    return planned_deals(rules, max_deals) * max_deal_length(rules)
 
 
 add_texts({

@@ -34,7 +34,7 @@ from mushka.rules.model import Rules
 
 __all__ = [
     "DealStarted", "DeckSpec", "Game", "GameEnded", "GameResult", "GameView", "Partie",
-    "RecordsWritten", "Session", "new_game",
+    "RecordsWritten", "Session", "new_game", "planned_deals",
 ]
 
 DeckSpec = Sequence[Card | str | int] | str
@@ -429,8 +429,8 @@ class Session(Game):
     def _configure(self, rules: Rules, max_deals: int | None) -> None:
         if rules.info.game != "session":
             raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
-        if max_deals is not None:
-            raise TypeError("a session has its games (K4, option session_games), not max_deals")
+        if max_deals is not None and max_deals != rules.session_games:
+            raise TypeError("a session has its games (K4, option session_games), no other max_deals")
         self.games = rules.session_games  # K4 (set before the first deal is planned)
 
     def _end_rule(self) -> str:
@@ -504,6 +504,12 @@ class Session(Game):
             money=self.money, pot=self.current_pot, games=self.games, result=self._result,
             events=tuple(self.game_events()),
         )
+
+
+def planned_deals(rules: Rules, max_deals: int) -> int:
+    """The deals a game of ``rules`` has at most: a session's games (K4), else the partie's
+    safety limit ``max_deals`` (no rule limits a partie)."""
+    return rules.session_games if rules.info.game == "session" else max_deals
 
 
 def new_game(rules: Rules, **kwargs: Any) -> Game:

@@ -148,7 +148,7 @@ class StepDeal(Stepped):
         (``pot=``, ``balances=``) as for :func:`~mushka.engine.new_deal`.
         """
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-            raise MushkaError("bad_seat", rule="C4" if rules.has_trumps else "K4", seat=dealer,
+            raise MushkaError("bad_seat", rule=rules.info.dealer_rule, seat=dealer,
                               players=rules.players)
         self.rules = rules
         self.dealer = dealer
