@@ -23,7 +23,7 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
@@ -349,12 +349,19 @@ async def claim(request: Request) -> Response:
     stored = await hash_password(body.password)
     account = Account(id=secrets.token_hex(16), name=name)
     book = account_book(request)
+    return await claimed(request, account,
+                         lambda: book.create(account, name_key(name), datetime.now(UTC), password_hash=stored))
+
+
+async def claimed(request: Request, account: Account, create: Callable[[], None], how: str = "") -> Response:
+    """Store the new ``account`` (``create`` writes it, where the writer runs its work) and sign
+    in as it: the reply to a name claimed (201), or P18's refusal if the name was claimed first;
+    ``how`` ends the line of the log (`` with a passkey``)."""
     try:
-        await lobby_of_connection(request).writer.run(
-            lambda: book.create(account, name_key(name), datetime.now(UTC), password_hash=stored))
+        await lobby_of_connection(request).writer.run(create)
     except NameTaken:
-        raise ProtocolError("name_claimed", rule="P18", name=name) from None
-    log.info("account %s claimed a name", account.id)
+        raise ProtocolError("name_claimed", rule="P18", name=account.name) from None
+    log.info("account %s claimed a name%s", account.id, how)
     reply = Response(media_type="application/json")
     csrf = await open_session(request, account, reply)
     return await account_reply(request, account, csrf, reply, 201)

@@ -46,13 +46,14 @@ from mushka.server.accountweb import (
     account_reply,
     check_not_blocked,
     claimable_name,
+    claimed,
     open_session,
     read_body,
     signin_failed,
 )
 from mushka.server.guards import client_address, host_name
 from mushka.server.protocol import MAX_NAME, Lang, Message
-from mushka.server.sqlaccounts import Challenge, NameTaken, Passkey
+from mushka.server.sqlaccounts import Challenge, Passkey
 from mushka.server.texts import ProtocolError
 
 log = logging.getLogger("mushka.server")
@@ -183,14 +184,8 @@ async def register(request: Request) -> Response:
         return await account_reply(request, session.account, session.csrf)
     name = challenge.name or ""
     account = Account(id=account_id, name=name)
-    try:
-        await writer.run(lambda: book.create(account, name_key(name), at, passkey=passkey))
-    except NameTaken:
-        raise ProtocolError("name_claimed", rule="P18", name=name) from None
-    log.info("account %s claimed a name with a passkey", account.id)
-    reply = Response(media_type="application/json")
-    csrf = await open_session(request, account, reply)
-    return await account_reply(request, account, csrf, reply, 201)
+    return await claimed(request, account, lambda: book.create(account, name_key(name), at, passkey=passkey),
+                         " with a passkey")
 
 
 async def signin_options(request: Request) -> Response:

@@ -326,14 +326,19 @@ def _insert_passkey(conn: Connection, passkey: Passkey, at: datetime) -> None:
         sign_count=passkey.sign_count, transports=",".join(passkey.transports)[:128] or None, created_at=at))
 
 
+def _json_of(text: str | None) -> Any:
+    """``text`` read as JSON; None when there is none or it is not JSON (then it is left as it is)."""
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def _renamed_list(text: str | None, seats: Sequence[int], replacement: str) -> str | None:
     """The listing's JSON list of names with ``seats`` renamed."""
-    if not text:
-        return text
-    try:
-        names = json.loads(text)
-    except ValueError:
-        return text
+    names = _json_of(text)
     if not isinstance(names, list):
         return text
     for seat in seats:
@@ -344,12 +349,7 @@ def _renamed_list(text: str | None, seats: Sequence[int], replacement: str) -> s
 
 def _renamed_record(text: str | None, seats: Sequence[int], replacement: str) -> str | None:
     """A game record's JSON with the names of ``seats`` renamed (its ``seats`` list)."""
-    if not text:
-        return text
-    try:
-        record = json.loads(text)
-    except ValueError:
-        return text
+    record = _json_of(text)
     if not isinstance(record, dict) or not isinstance(record.get("seats"), list):
         return text
     names: list[Any] = record["seats"]
