@@ -80,7 +80,8 @@ class Game:
         ``decks`` and ``picks`` force the chance outcomes of the deals in order.
 
         ``max_deals`` is a partie's optional safety limit for simulations (no rule
-        limits the length of a partie; a session has its games, K4).  With
+        limits the length of a partie; a session has its games, K4, and takes no
+        other limit).  With
         ``chance_steps`` a deal beyond the forced decks is not dealt by
         the game: the game waits (:attr:`waiting_dealer`) until the caller
         deals it step by step and hands it over with :meth:`start_deal`;
