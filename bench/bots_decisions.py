@@ -18,7 +18,7 @@ measures how much the seat's ignorance (and the sampling noise) costs, not
 strength against people.
 
     python bench/bots_decisions.py --games 6 --bots search:iterations=600,seconds=0 \\
-        search:iterations=600,seconds=0,chase=1,race=2 --json decisions.jsonl
+        search:iterations=600,seconds=0,chase=1,declare=4 --json decisions.jsonl
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from scipy import stats
 from mushka import make_rules, new_game
 from mushka.bots import make_bot
 from mushka.bots.heuristic import HeuristicBot
-from mushka.bots.oracle import OracleBot
+from mushka.bots.oracle import OracleBot, OracleConfig
 from mushka.engine import Phase
 from mushka.match import Game
 
@@ -55,7 +55,7 @@ def collect(variant: str, players: int, games: int, first: int, bots: list[str],
     for g in range(first, first + games):
         game: Game = new_game(rules, rng=g, max_deals=200) if rules.has_trumps else new_game(rules, rng=g)
         rng = random.Random(g)
-        oracle = OracleBot(iterations=oracle_iterations, seconds=0, talon=0, chase=1)
+        oracle = OracleBot(OracleConfig(iterations=oracle_iterations, seconds=0, talon=False, chase=True))
         oracle.attach(lambda game=game: game.deal)
         taken = 0
         while not game.is_over and len(rows) < max_positions and (not per_game or taken < per_game):

@@ -12,7 +12,7 @@ from botkit import TABLES, positions, rules_of, table_id
 from mushka import new_game
 from mushka.bots import make_bot
 from mushka.bots.base import deal_game_view
-from mushka.bots.oracle import OracleBot, OracleNotAttachedError
+from mushka.bots.oracle import OracleBot, OracleConfig, OracleNotAttachedError
 from mushka.engine import Deal
 from mushka.engine.views import DealView
 from mushka.match import Game
@@ -107,7 +107,7 @@ def test_the_oracle_refuses_a_deal_that_is_not_the_views():
     other = new_game(rules, rng=6)
     while len(game.legal_actions()) == 1:
         game.apply(game.legal_actions()[0])
-    oracle = OracleBot(iterations=8).attach(lambda: other.deal.copy())
+    oracle = OracleBot(OracleConfig(iterations=8)).attach(lambda: other.deal.copy())
     other.apply(other.legal_actions()[0])
     with pytest.raises(OracleNotAttachedError):
         oracle.choose(game.view(game.to_act), random.Random(1))

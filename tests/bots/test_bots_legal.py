@@ -11,8 +11,8 @@ from mushka import new_game
 from mushka.bots import BOTS, RESEARCH_ONLY, fair_bots, make_bot, play_game
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot
-from mushka.bots.oracle import OracleBot
-from mushka.bots.search import SearchBot
+from mushka.bots.oracle import OracleBot, OracleConfig
+from mushka.bots.search import SearchBot, SearchConfig
 
 
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
@@ -33,7 +33,7 @@ def test_heuristic_plays_only_legal_actions(table):
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_search_plays_only_legal_actions(table):
     rules = rules_of(table)
-    bot = SearchBot(iterations=24, seconds=0)
+    bot = SearchBot(SearchConfig(iterations=24, seconds=0))
     rng = random.Random(6)
     checked = 0
     for deal in positions(rules, deals=8, seed=12, every=0.3):
@@ -50,7 +50,7 @@ def test_oracle_plays_only_legal_actions(table):
     rng = random.Random(7)
     checked = 0
     for deal in positions(rules, deals=6, seed=13, every=0.3):
-        bot = OracleBot(iterations=16, peek=lambda d=deal: d)
+        bot = OracleBot(OracleConfig(iterations=16), peek=lambda d=deal: d)
         action = bot.choose(deal_game_view(deal, deal.to_act), rng)
         assert deal.is_legal(action), str(action)
         checked += 1
@@ -61,7 +61,7 @@ def test_oracle_plays_only_legal_actions(table):
 def test_whole_games_between_every_bot_finish_with_money_conserved(variant):
     rules = rules_of((variant, 4))
     game = new_game(rules, rng=21, max_deals=6) if rules.has_trumps else new_game(rules, rng=21)
-    oracle = OracleBot(iterations=12).attach(lambda: game.deal)
+    oracle = OracleBot(OracleConfig(iterations=12)).attach(lambda: game.deal)
     bots = [make_bot("heuristic"), make_bot("search:iterations=12,seconds=0"), oracle, make_bot("random")]
     play_game(game, bots, random.Random(3))
     assert game.result is not None

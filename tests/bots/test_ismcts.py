@@ -10,7 +10,7 @@ from botkit import TABLES, positions, rules_of, table_id
 from mushka import new_game
 from mushka.bots import make_bot, play_game
 from mushka.bots.base import deal_game_view
-from mushka.bots.ismcts import IsmctsBot
+from mushka.bots.ismcts import IsmctsBot, IsmctsConfig
 from mushka.bots.sampler import WorldSampler
 from mushka.errors import OptionsError
 
@@ -18,7 +18,7 @@ from mushka.errors import OptionsError
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_ismcts_plays_only_legal_actions(table):
     rules = rules_of(table)
-    bot = IsmctsBot(iterations=40, seconds=0)
+    bot = IsmctsBot(IsmctsConfig(iterations=40, seconds=0))
     rng = random.Random(8)
     checked = 0
     for deal in positions(rules, deals=8, seed=14, every=0.3):
@@ -35,7 +35,7 @@ def test_ismcts_whole_games_finish_with_money_conserved(variant):
     rules = rules_of((variant, 4))
     game = new_game(rules, rng=23, max_deals=4) if rules.has_trumps else new_game(rules, rng=23)
     bots = [make_bot("ismcts:iterations=30,seconds=0"), make_bot("heuristic"),
-            make_bot("ismcts:iterations=30,seconds=0,weigh=1"), make_bot("search:iterations=12,seconds=0")]
+            make_bot("ismcts:iterations=30,seconds=0,chase=0"), make_bot("search:iterations=12,seconds=0")]
     play_game(game, bots, random.Random(4))
     assert game.result is not None
     assert sum(game.result.money) == 0
@@ -82,8 +82,8 @@ def test_ismcts_sees_only_its_seats_view(table):
         if hidden != [h for s, h in enumerate(other.hands) if s != seat]:
             differed += 1
         seed = rng.getrandbits(32)
-        a = IsmctsBot(iterations=30, seconds=0).choose(view, random.Random(seed))
-        b = IsmctsBot(iterations=30, seconds=0).choose(twin, random.Random(seed))
+        a = IsmctsBot(IsmctsConfig(iterations=30, seconds=0)).choose(view, random.Random(seed))
+        b = IsmctsBot(IsmctsConfig(iterations=30, seconds=0)).choose(twin, random.Random(seed))
         assert a == b, (str(a), str(b))
         compared += 1
     assert compared > 10
@@ -96,14 +96,16 @@ def test_ismcts_options_are_checked():
     with pytest.raises(OptionsError):
         make_bot("ismcts:explore=-1")
     with pytest.raises(OptionsError):
-        make_bot("ismcts:weigh=3")
+        make_bot("ismcts:chase=3")
+    with pytest.raises(OptionsError, match="weigh"):
+        make_bot("ismcts:weigh=1")  # not adopted: its code was removed
     bot = make_bot("ismcts:iterations=50,seconds=0,worlds=20")
-    assert isinstance(bot, IsmctsBot) and bot.pool == 20
+    assert isinstance(bot, IsmctsBot) and bot.config.worlds == 20
 
 
 def test_ismcts_keeps_to_a_time_budget():
     rules = rules_of(("classic", 4))
-    bot = IsmctsBot(iterations=0, seconds=0.05)
+    bot = IsmctsBot(IsmctsConfig(iterations=0, seconds=0.05))
     rng = random.Random(4)
     for deal in positions(rules, deals=3, seed=92, every=0.5):
         bot.choose(deal_game_view(deal, deal.to_act), rng)

@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 from mushka import make_rules, new_game
-from mushka.bots import BOTS, LEVELS, RESEARCH_ONLY, Level, make_bot, play_game, strongest_bot
+from mushka.bots import BOTS, LEVELS, RESEARCH_ONLY, Level, make_bot, play_game, register_bot, strongest_bot
 from mushka.bots.levels import (
     LevelBot,
     level_table,
@@ -148,7 +148,7 @@ def test_a_game_of_levels_is_the_game_of_their_specs_at_that_table(variant, play
 def test_the_servers_thinker_plays_the_levels_spec_for_the_tables_view():
     from mushka.server.thinkers import BotJob, think
 
-    BOTS["toy"] = TOY.make
+    register_bot("toy", TOY.make, level_spec=TOY.spec)
     try:
         for view in first_views("kopilka", 4, 2, seed=5) + first_views("classic", 3, 2, seed=5):
             table = (view.deal.rules.variant, view.deal.rules.players)
@@ -161,7 +161,7 @@ def test_the_servers_thinker_plays_the_levels_spec_for_the_tables_view():
 def test_a_simulation_seats_the_levels_bot_for_its_table():
     from mushka.sim.play import GameJob, SimTable, play_job
 
-    BOTS["toy"] = TOY.make
+    register_bot("toy", TOY.make, level_spec=TOY.spec)
     try:
         stats_ = play_job(SimTable("classic", 3), GameJob(index=0, seed=21, bots=("toy", "heuristic", "heuristic")),
                           max_deals=3)

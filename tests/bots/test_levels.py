@@ -24,7 +24,7 @@ from mushka.bots import (
 )
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot
-from mushka.bots.novice import NoviceBot
+from mushka.bots.novice import NoviceBot, NoviceConfig
 from mushka.errors import OptionsError
 
 
@@ -106,7 +106,7 @@ def test_a_level_takes_no_parameters():
 
 def test_novice_without_mistakes_plays_as_the_rules_of_thumb():
     rules = rules_of(("classic", 4))
-    novice, heuristic = NoviceBot(mistakes=0), HeuristicBot()
+    novice, heuristic = NoviceBot(NoviceConfig(mistakes=0)), HeuristicBot()
     checked = 0
     for deal in positions(rules, deals=20, seed=4):
         view = deal_game_view(deal, deal.to_act)
@@ -117,7 +117,7 @@ def test_novice_without_mistakes_plays_as_the_rules_of_thumb():
 
 def test_novice_mistakes_change_some_choices():
     rules = rules_of(("classic", 4))
-    novice, heuristic = NoviceBot(mistakes=1), HeuristicBot()
+    novice, heuristic = NoviceBot(NoviceConfig(mistakes=1)), HeuristicBot()
     rng = random.Random(2)
     differ = total = 0
     for deal in positions(rules, deals=20, seed=5):

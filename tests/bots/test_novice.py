@@ -11,7 +11,7 @@ from mushka import make_rules, new_game
 from mushka.bots import make_bot, play_game
 from mushka.bots.base import deal_game_view
 from mushka.bots.heuristic import HeuristicBot, kopilka_choice, seen_mask, trump_choice
-from mushka.bots.novice import NoviceBot, slip
+from mushka.bots.novice import NoviceBot, NoviceConfig, slip
 from mushka.engine import Kind, Phase
 from mushka.errors import OptionsError
 from mushka.records import record_of_game
@@ -40,7 +40,7 @@ def test_the_rules_of_thumb_on_the_true_unknown_cards_are_the_heuristic_bot(tabl
 @pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}{t[1]}")
 def test_a_forgetful_seat_still_sees_its_hand_the_table_and_the_turned_card(table):
     rules = rules_of(table)
-    novice = NoviceBot(mistakes=0, memory=0)
+    novice = NoviceBot(NoviceConfig(mistakes=0, memory=0))
     forgot = 0
     for deal in positions(rules, deals=25, seed=12):
         view = deal_game_view(deal, deal.to_act).deal
@@ -56,7 +56,7 @@ def test_a_forgetful_seat_still_sees_its_hand_the_table_and_the_turned_card(tabl
         assert not any(kept >> c.index & 1 for c in played)  # memory=0: every earlier trick forgotten
         forgot += bool(played)
     assert forgot > 20
-    full = NoviceBot(mistakes=0, memory=1)
+    full = NoviceBot(NoviceConfig(mistakes=0, memory=1))
     for deal in positions(rules, deals=5, seed=13):
         view = deal_game_view(deal, deal.to_act).deal
         assert full._remembered(view, random.Random(3)) == seen_mask(view)
@@ -114,7 +114,7 @@ def test_the_learner_levels_play_whole_games_legally_and_reproducibly(variant, p
 def test_a_learner_misplays_more_often_than_the_rules_of_thumb():
     rules = rules_of(("classic", 4))
     heuristic = HeuristicBot()
-    learner = NoviceBot(mistakes=0, slips=0.4, memory=0.3, eager=0.5)
+    learner = NoviceBot(NoviceConfig(mistakes=0, slips=0.4, memory=0.3, eager=0.5))
     rng = random.Random(5)
     differ = total = 0
     for deal in positions(rules, deals=30, seed=15):

@@ -42,7 +42,7 @@ def picky(level=1):
 
 @pytest.fixture
 def picky_bot():
-    register_bot("picky", picky)
+    register_bot("picky", picky, params=("level",))
     yield "picky"
     BOTS.pop("picky", None)
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mushka.bots import BOTS, RandomBot
+from mushka.bots import BOTS, BotKind, RandomBot
 from mushka.engine import Action
 from mushka.engine import events as ev
 from mushka.errors import IllegalActionError, MushkaError
@@ -182,7 +182,7 @@ def test_default_bot_falls_back_when_levels_are_not_offered(monkeypatch: pytest.
 
     for lid in level_ids():
         monkeypatch.delitem(BOTS, lid)
-    monkeypatch.setitem(BOTS, "heuristic", RandomBot)
+    monkeypatch.setitem(BOTS, "heuristic", BotKind(RandomBot))
     assert default_bot() == "heuristic"
     monkeypatch.delitem(BOTS, "heuristic")
     assert default_bot() == "random"

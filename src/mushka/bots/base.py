@@ -3,14 +3,15 @@
 A :class:`Bot` receives only its seat's :class:`~mushka.match.GameView`
 (never the state) and a :class:`random.Random`, and returns a legal action
 (STYLE 7: a bot that only gets a view cannot cheat).  Bots are found by name
-in :data:`BOTS` (``random``, and the others as their modules register).
+in :data:`BOTS` (``random``, and the others as their modules register; the
+package imports every built-in module), each with the knobs its spec may set.
 """
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from mushka.engine import Action, Deal
@@ -44,20 +45,85 @@ class RandomBot:
 
 BotFactory = Callable[..., Bot]
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot}
-"""Bot factories by name; keyword arguments configure them (e.g. a budget)."""
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One parameter a bot's spec may set: its name, its range and what its number becomes."""
+
+    name: str
+    low: float
+    high: float | None = None
+    read: Callable[[float], object] = float
+    """How the checked number becomes the setting (``int``, ``bool``, an enum of the bot's)."""
+
+    def value(self, bot: str, given: object) -> object:
+        """``given`` checked against the range (:func:`check_number`) and read."""
+        return self.read(check_number(bot, self.name, given, self.low, self.high))
+
+
+@dataclass(frozen=True, slots=True)
+class BotKind:
+    """A bot as registered: how it is built and what its spec may set.
+
+    With ``config`` (a frozen dataclass whose fields are the ``knobs``) the
+    bot is ``factory(config)``; without, ``factory(**options)`` with the
+    ``params`` given, read as numbers where they are numbers (the factory
+    checks them itself).  A ``level_spec`` marks a level: a name for people,
+    with no parameters of its own.
+    """
+
+    factory: BotFactory
+    config: Callable[..., object] | None = None
+    knobs: tuple[Knob, ...] = ()
+    params: tuple[str, ...] = ()
+    level_spec: str | None = None
+
+    def parameters(self) -> tuple[str, ...]:
+        """The names a spec may set."""
+        return tuple(k.name for k in self.knobs) if self.config is not None else self.params
+
+    def configure(self, name: str, options: list[tuple[str, str]]) -> object:
+        """The configuration a spec's ``options`` give (checked), or an :class:`OptionsError`."""
+        known = self.parameters()
+        for key, _ in options:
+            if self.level_spec is not None:
+                # A level is a name for people; its bot is tuned through the spec behind it.
+                raise OptionsError("level_no_params", bot=name, param=key, spec=self.level_spec)
+            if key not in known:
+                raise OptionsError("bad_bot_param", bot=name, param=key, known=", ".join(known) or "—")
+        if self.config is None:
+            return {key: _number(text) for key, text in options}
+        knobs = {k.name: k for k in self.knobs}
+        return self.config(**{key: knobs[key].value(name, _number(text)) for key, text in options})
+
+    def build(self, config: object) -> Bot:
+        """A fresh bot of ``config`` (from :meth:`configure`)."""
+        if self.config is None:
+            assert isinstance(config, dict)
+            return self.factory(**config)
+        return self.factory(config)
+
+
+BOTS: dict[str, BotKind] = {}
+"""Every registered bot by name (``random``, and each bot module's own as it registers them)."""
 
 RESEARCH_ONLY: set[str] = set()
 """Registered bots that are not fair opponents (the oracle sees every card)."""
 
 
-def register_bot(name: str, factory: BotFactory, *, fair: bool = True) -> None:
-    """Make a bot available by ``name`` (to the CLI, simulations, the server).
+def register_bot(name: str, factory: BotFactory, *, config: Callable[..., object] | None = None,
+                 knobs: tuple[Knob, ...] = (), params: tuple[str, ...] = (), fair: bool = True,
+                 level_spec: str | None = None) -> None:
+    """Make a bot available by ``name`` (to the CLI, simulations, the server); see :class:`BotKind`.
 
-    ``fair=False`` marks a research tool that needs more than a view (the
-    oracle): it stays buildable by name, but :func:`fair_bots` leaves it out.
+    Each bot module registers its own bots where they are defined; the
+    package imports the built-in modules, so every one is known once
+    ``mushka.bots`` is.  ``fair=False`` marks a research tool that needs more
+    than a view (the oracle): it stays buildable by name, but
+    :func:`fair_bots` leaves it out.
     """
-    BOTS[name] = factory
+    BOTS[name] = BotKind(factory, config, knobs, params, level_spec)
+    _PARSED.clear()
     if fair:
         RESEARCH_ONLY.discard(name)
     else:
@@ -65,50 +131,55 @@ def register_bot(name: str, factory: BotFactory, *, fair: bool = True) -> None:
 
 
 def fair_bots() -> list[str]:
-    """The names of the bots a person may be offered as opponents (every built-in one loaded)."""
-    _load_builtin()
+    """The names of the bots a person may be offered as opponents."""
     return sorted(name for name in BOTS if name not in RESEARCH_ONLY)
 
 
-def make_bot(spec: str) -> Bot:
-    """A bot from a spec such as ``random`` or ``search:iterations=200``.
+_PARSED: dict[str, tuple[BotKind, object]] = {}
+"""Specs already read, with their kind and configuration: a worker that builds the bot of
+one spec move after move reads it once."""
+
+_PARSED_MAX = 256
+
+
+def parse_spec(spec: str) -> tuple[BotKind, object]:
+    """The kind and configuration of a spec such as ``search:iterations=200`` (read once, then kept).
 
     Raises :class:`~mushka.errors.OptionsError` naming the problem for an
     unknown bot, a parameter the bot does not take, or a bad value.
     """
-    name, _, args = spec.partition(":")
-    name = name.strip()
-    _load_builtin()
-    factory = BOTS.get(name)
-    if factory is None:
+    name = spec.partition(":")[0].strip()
+    hit = _PARSED.get(spec)
+    if hit is not None and BOTS.get(name) is hit[0]:
+        return hit
+    kind = BOTS.get(name)
+    if kind is None:
         raise OptionsError("unknown_bot", name=name, known=", ".join(sorted(BOTS)))
-    accepted = _parameters(factory)
-    kwargs: dict[str, object] = {}
-    for part in filter(None, (p.strip() for p in args.split(","))):
+    options: list[tuple[str, str]] = []
+    for part in filter(None, (p.strip() for p in spec.partition(":")[2].split(","))):
         key, eq, value = part.partition("=")
         key = key.strip()
         if not eq or not key:
             raise OptionsError("bad_bot_syntax", bot=name, text=part)
-        if accepted == [] and isinstance(getattr(factory, "level_spec", None), str):
-            # A level is a name for people; its bot is tuned through the spec behind it.
-            raise OptionsError("level_no_params", bot=name, param=key, spec=factory.level_spec)  # type: ignore[attr-defined]
-        if accepted is not None and key not in accepted:
-            raise OptionsError("bad_bot_param", bot=name, param=key,
-                               known=", ".join(accepted) or "—")
-        kwargs[key] = _number(value.strip())
-    return factory(**kwargs)
+        options.append((key, value.strip()))
+    parsed = kind, kind.configure(name, options)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[spec] = parsed
+    return parsed
 
 
-def _parameters(factory: BotFactory) -> list[str] | None:
-    """The keyword parameters a factory takes (``None`` if it takes any)."""
-    try:
-        params = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-            and not p.name.startswith("_") and p.name != "peek"]
+def make_bot(spec: str) -> Bot:
+    """A fresh bot from a spec such as ``random`` or ``search:iterations=200``.
+
+    The spec is read once (:func:`parse_spec`); every call builds a new bot
+    of that configuration, so a bot never carries one move's state into
+    another's.  Raises :class:`~mushka.errors.OptionsError` naming the
+    problem for an unknown bot, a parameter the bot does not take, or a bad
+    value.
+    """
+    kind, config = parse_spec(spec)
+    return kind.build(config)
 
 
 def _number(text: str) -> object:
@@ -130,17 +201,7 @@ def check_number(bot: str, param: str, value: object, low: float, high: float | 
     return float(value)
 
 
-def _load_builtin() -> None:
-    """Import the bot modules that register themselves (if present)."""
-    import importlib
-
-    for module in ("mushka.bots.heuristic", "mushka.bots.novice", "mushka.bots.search", "mushka.bots.ismcts",
-                   "mushka.bots.oracle", "mushka.bots.levels"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+register_bot("random", RandomBot)
 
 
 def deal_game_view(deal: Deal, seat: int | None) -> GameView:

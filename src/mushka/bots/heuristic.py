@@ -14,14 +14,16 @@ in ``docs/bots.md``:
   remiz, take dear tricks with the A♠, draw only when a trick is still
   needed, give up the cheapest card after a redistribution.
 
-Registered as ``heuristic`` (no parameters).
+Registered as ``heuristic``; its one knob, ``style``, is :class:`HeuristicConfig`'s.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import Final
 
-from mushka.bots.base import check_number, register_bot
+from mushka.bots.base import Knob, register_bot
 from mushka.bots.policy import (
     CLUB,
     TUNED,
@@ -139,15 +141,32 @@ def kopilka_choice(view: GameView, unknown: int) -> Action:
     return PLAYS[what]
 
 
+def _style(tuned: float) -> Style:
+    return TUNED if tuned else CLUB
+
+
+@dataclass(frozen=True, slots=True)
+class HeuristicConfig:
+    """The heuristic bot's configuration."""
+
+    style: Style = CLUB
+    """How boldly it declares: :data:`~mushka.bots.policy.CLUB`, the club level's rules of thumb (spec
+    ``style=0``, the default), or :data:`~mushka.bots.policy.TUNED`, those tuned in self-play against
+    them (``style=1``, classic and mistigri declarations)."""
+
+
+HEURISTIC_KNOBS: Final = (Knob("style", 0, 1, _style),)
+"""What a ``heuristic`` spec may set."""
+
+
 class HeuristicBot:
     """Rules of thumb for every variant; see the module docstring."""
 
     name = "heuristic"
 
-    def __init__(self, style: int = 0) -> None:
-        """``style`` 0: the club level's rules of thumb; 1: the style tuned in self-play against them
-        (:data:`mushka.bots.policy.TUNED`, classic and mistigri declarations)."""
-        self.style = int(check_number("heuristic", "style", style, 0, 1))
+    def __init__(self, config: HeuristicConfig = HeuristicConfig()) -> None:
+        """The rules of thumb of ``config`` (the club level's by default)."""
+        self.config = config
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
         """A legal action chosen by the rules of thumb (``rng`` is not needed)."""
@@ -157,7 +176,7 @@ class HeuristicBot:
             return legal[0]
         unknown = d.rules.deck_bits & ~seen_mask(d)
         if d.rules.has_trumps:
-            action = trump_choice(view, unknown, style=TUNED if self.style else CLUB)
+            action = trump_choice(view, unknown, style=self.config.style)
         else:
             action = kopilka_choice(view, unknown)
         if action not in legal:
@@ -166,4 +185,4 @@ class HeuristicBot:
         return action
 
 
-register_bot("heuristic", HeuristicBot)
+register_bot("heuristic", HeuristicBot, config=HeuristicConfig, knobs=HEURISTIC_KNOBS)

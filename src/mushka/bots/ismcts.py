@@ -9,9 +9,7 @@ world in mind (no strategy fusion):
 
 1. **Worlds.**  Deals consistent with everything the seat has seen
    (:class:`~mushka.bots.sampler.WorldSampler`), a pool of them drawn once
-   per decision and cycled through, one per iteration.  With ``weigh`` the
-   pool is drawn from by the likelihood of the others' declarations
-   (:class:`~mushka.bots.belief.BeliefModel`).
+   per decision and cycled through, one per iteration.
 2. **Selection.**  Each iteration descends the tree in its world.  A node
    is a history of public actions as the seat saw them; only the actions
    legal *in this world* are considered there, each chosen by UCB1 over its
@@ -40,22 +38,23 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Final
 
-from mushka.bots.base import check_number, register_bot
+from mushka.bots.base import Knob, register_bot
 from mushka.bots.belief import BELIEF
 from mushka.bots.heuristic import HeuristicBot
 from mushka.bots.playout import Playout, Root, Score
 from mushka.bots.policy import kopilka_discard, trump_declare, win_chances
 from mushka.bots.sampler import WorldSampler
-from mushka.bots.search import candidates
+from mushka.bots.search import BUDGET_KNOBS, candidates
 from mushka.bots.value import Outlook
+from mushka.bots.worlds import is_special
 from mushka.engine import Action, Deal, Kind, Phase
 from mushka.engine.actions import DISCARDS, PASS, TAKES, stand_mask
 from mushka.engine.trump import TrumpDeal
 from mushka.errors import OptionsError
 from mushka.match import GameView
-from mushka.worlds.trump import is_special
 
 DEFAULT_ITERATIONS = 1500
 """Iterations per decision by default (each one world, one descent, one playout)."""
@@ -76,41 +75,52 @@ class _Node:
         """The sum of every seat's value over the iterations through this node."""
 
 
+@dataclass(frozen=True, slots=True)
+class IsmctsConfig:
+    """The tree search's configuration."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    """Iterations per decision (0: no limit of that kind)."""
+    seconds: float = DEFAULT_SECONDS
+    """The cap on thinking time per decision (0: no limit of that kind)."""
+    epsilon: float = 0.05
+    """The share of random moves in playouts."""
+    tau: float = 0.0
+    """The temperature of the partie outlook (0: the table's fitted value)."""
+    explore: float = 0.7
+    """The UCB1 constant, in units of the spread of the values seen."""
+    worlds: int = 100
+    """The size of the pool of sampled worlds cycled through."""
+    chase: bool = True
+    """Add the exchanges that chase a special hand to the declaration's candidates (C22, MI9, MI13)."""
+
+    def __post_init__(self) -> None:
+        if not self.iterations and not self.seconds:
+            raise OptionsError("bot_needs_budget", bot="ismcts")
+
+
+ISMCTS_KNOBS: Final = (*BUDGET_KNOBS, Knob("explore", 0), Knob("worlds", 1, None, int), Knob("chase", 0, 1, bool))
+"""What an ``ismcts`` spec may set (:class:`IsmctsConfig`)."""
+
+
 class IsmctsBot:
     """SO-ISMCTS with playouts by the rules of thumb; see the module docstring."""
 
     name = "ismcts"
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
-                 epsilon: float = 0.05, tau: float = 0.0, explore: float = 0.7, worlds: int = 100,
-                 chase: int = 1, weigh: int = 0) -> None:
-        """``iterations`` and/or ``seconds`` per decision (0: no limit of that kind).
-
-        ``epsilon`` is the share of random moves in playouts, ``tau`` the
-        temperature of the partie outlook (0: the table's fitted value),
-        ``explore`` the UCB1 constant in units of the spread of the values
-        seen, ``worlds`` the size of the pool of sampled worlds, ``chase``
-        (1, the default) adds the exchanges that chase a special hand to the
-        declaration's candidates (C22, MI9, MI13), ``weigh`` (1) draws the
-        worlds by the likelihood of the others' declarations (classic and
-        mistigri).
-        """
-        name = type(self).name
-        self.iterations = int(check_number(name, "iterations", iterations, 0))
-        self.seconds = check_number(name, "seconds", seconds, 0)
-        if not self.iterations and not self.seconds:
-            raise OptionsError("bot_needs_budget", bot=name)
-        self.epsilon = check_number(name, "epsilon", epsilon, 0, 1)
-        self.tau = check_number(name, "tau", tau, 0)
-        self.explore = check_number(name, "explore", explore, 0)
-        self.pool = int(check_number(name, "worlds", worlds, 1))
-        self.chase = int(check_number(name, "chase", chase, 0, 1))
-        self.weigh = int(check_number(name, "weigh", weigh, 0, 1))
+    def __init__(self, config: IsmctsConfig = IsmctsConfig()) -> None:
+        """A tree search of ``config`` (:class:`IsmctsConfig`)."""
+        self.config = config
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
         """Iterations run for each such decision."""
         self._fallback = HeuristicBot()
+
+    @property
+    def seconds(self) -> float:
+        """The cap on thinking time per decision (0: none)."""
+        return self.config.seconds
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
         """The root's most visited candidate after the search."""
@@ -125,57 +135,51 @@ class IsmctsBot:
     # --- the search ---------------------------------------------------------------------
 
     def _search(self, view: GameView, rng: random.Random, start: float) -> Action:
+        c = self.config
         d = view.deal
-        cands = candidates(view, self._fallback.choose(view, rng), chase=bool(self.chase))
+        cands = candidates(view, self._fallback.choose(view, rng), chase=c.chase)
         if len(cands) == 1:
             return cands[0]
         rules = d.rules
         n = rules.players
-        outlook = Outlook.of(view, self.tau)
+        outlook = Outlook.of(view, c.tau)
         outlooks = [replace(outlook, seat=s) for s in range(n)]
-        playout = Playout(rules, outlook.records, epsilon=self.epsilon, last_game=outlook.last_game)
+        playout = Playout(rules, outlook.records, epsilon=c.epsilon, last_game=outlook.last_game)
         root_facts = Root.of(d)
         me = outlook.seat
         sampler = WorldSampler(d, records=view.records, model=BELIEF)
         pool: list[Deal] = []
-        weights: list[float] = []
-        weigh = bool(self.weigh) and rules.has_trumps
         root = _Node(n)
         spread = _Spread()
+        explore = c.explore
         iterations = 0
         begun = time.perf_counter() - start
         while True:
-            if self.iterations and iterations >= self.iterations:
+            if c.iterations and iterations >= c.iterations:
                 break
-            if self.seconds and iterations:
+            if c.seconds and iterations:
                 elapsed = time.perf_counter() - start
                 # Stop when one more iteration of the average cost would overrun the cap.
-                if elapsed + (elapsed - begun) / iterations >= self.seconds:
+                if elapsed + (elapsed - begun) / iterations >= c.seconds:
                     break
-            if len(pool) < self.pool:
+            if len(pool) < c.worlds:
                 world = sampler.sample(rng)
                 if world is None:
                     if not pool:
                         break
                 else:
                     pool.append(world)
-                    if weigh:
-                        args = sampler.last_belief_args
-                        weights.append(1.0 if args is None else sampler.belief_weight(*args, plays=False))
-            if weigh:
-                world = rng.choices(pool, weights)[0]
-            else:
-                world = pool[iterations % len(pool)]
+            world = pool[iterations % len(pool)]
             seed = rng.getrandbits(32)
             x = world.copy(random.Random(seed))
-            self._iterate(x, root, cands, playout, root_facts, outlooks, me, spread, random.Random(seed + 1))
+            self._iterate(x, root, cands, playout, root_facts, outlooks, me, spread, explore, random.Random(seed + 1))
             iterations += 1
         self.worlds.append(iterations)
         best = max(range(len(cands)), key=lambda i: (_visits(root, cands[i]), -i))
         return cands[best]
 
     def _iterate(self, d: Deal, root: _Node, cands: list[Action], playout: Playout, facts: Root,
-                 outlooks: list[Outlook], me: int, spread: _Spread, rng: random.Random) -> None:
+                 outlooks: list[Outlook], me: int, spread: _Spread, explore: float, rng: random.Random) -> None:
         """One descent, expansion and playout in world ``d``, backed up along the path."""
         path = [root]
         node = root
@@ -207,7 +211,7 @@ class IsmctsBot:
                     _advance(d, a, f)
                     continue
                 acts = list(legal)
-            a, fresh = _select(node, acts, seat, self.explore * spread.scale(), rng)
+            a, fresh = _select(node, acts, seat, explore * spread.scale(), rng)
             node = _child(node, a, len(outlooks))
             path.append(node)
             if fresh:
@@ -342,4 +346,4 @@ def _policy(playout: Playout, d: Deal, f: Root) -> Action:
     return stand_mask(cards)
 
 
-register_bot("ismcts", IsmctsBot)
+register_bot("ismcts", IsmctsBot, config=IsmctsConfig, knobs=ISMCTS_KNOBS)

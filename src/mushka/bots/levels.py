@@ -36,6 +36,7 @@ means not measured yet.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mushka.bots.base import Bot, make_bot, register_bot
@@ -295,17 +296,16 @@ def opponent_title(spec: str, lang: str = "en") -> str:
     return spec
 
 
-def _level_factory(lv: Level) -> object:
+def _level_factory(lv: Level) -> Callable[[], Bot]:
     def factory() -> Bot:
         return lv.make()
 
     factory.__doc__ = f"The {lv.id} level ({lv.spec})."
-    factory.level_spec = lv.spec  # type: ignore[attr-defined]  # make_bot names it when parameters are given
     return factory
 
 
 for _lv in LEVELS:
-    register_bot(_lv.id, _level_factory(_lv))  # type: ignore[arg-type]
+    register_bot(_lv.id, _level_factory(_lv), level_spec=_lv.spec)
 
 
 add_texts({

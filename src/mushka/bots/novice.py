@@ -35,11 +35,31 @@ bot is given, so a game stays reproducible by its seeds.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import Final
 
-from mushka.bots.base import check_number, register_bot
+from mushka.bots.base import Knob, register_bot
 from mushka.bots.heuristic import HeuristicBot, kopilka_choice, seen_mask, trump_choice
 from mushka.engine import Action, DealView, Kind, Phase
 from mushka.match import GameView
+
+
+@dataclass(frozen=True, slots=True)
+class NoviceConfig:
+    """The novice's knobs, each as in the module docstring."""
+
+    mistakes: float = 0.3
+    """The chance of a plain guess (0 to 1)."""
+    slips: float = 0.0
+    """The chance of a slip to the nearest wrong move (0 to 1)."""
+    memory: float = 1.0
+    """The chance of remembering each card of a trick already taken (0 to 1)."""
+    eager: float = 0.0
+    """Added to the eagerness to stand, in tricks of a hand's worth (0 to 2)."""
+
+
+NOVICE_KNOBS: Final = (Knob("mistakes", 0, 1), Knob("slips", 0, 1), Knob("memory", 0, 1), Knob("eager", 0, 2))
+"""What a ``novice`` spec may set."""
 
 
 class NoviceBot:
@@ -52,13 +72,13 @@ class NoviceBot:
 
     name = "novice"
 
-    def __init__(self, mistakes: float = 0.3, slips: float = 0.0, memory: float = 1.0, eager: float = 0.0) -> None:
-        """Each knob as in the module docstring: ``mistakes``, ``slips`` and ``memory`` from 0 to 1,
-        ``eager`` from 0 to 2 (in tricks of a hand's worth)."""
-        self.mistakes = check_number("novice", "mistakes", mistakes, 0, 1)
-        self.slips = check_number("novice", "slips", slips, 0, 1)
-        self.memory = check_number("novice", "memory", memory, 0, 1)
-        self.eager = check_number("novice", "eager", eager, 0, 2)
+    def __init__(self, config: NoviceConfig = NoviceConfig()) -> None:
+        """A learner with the knobs of ``config``."""
+        self.config = config
+        self.mistakes = config.mistakes
+        self.slips = config.slips
+        self.memory = config.memory
+        self.eager = config.eager
         self._rules = HeuristicBot()
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
@@ -127,4 +147,4 @@ def _other_end(d: DealView, meant: Action) -> Action:
     return min(others, key=lambda a: strength[a.cards[0].index], default=meant)
 
 
-register_bot("novice", NoviceBot)
+register_bot("novice", NoviceBot, config=NoviceConfig, knobs=NOVICE_KNOBS)

@@ -21,9 +21,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
-from mushka.bots.base import check_number, register_bot
-from mushka.bots.search import DEFAULT_ITERATIONS, SearchBot, thinks
+from mushka.bots.base import Knob, register_bot
+from mushka.bots.search import BUDGET_KNOBS, DEFAULT_ITERATIONS, Phases, SearchBot, SearchConfig, thinks
 from mushka.engine import Action, Deal, new_deal
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
@@ -32,14 +34,42 @@ from mushka.i18n import add_texts
 from mushka.match import GameView
 
 
-class _OracleSearch(SearchBot):
-    """The search, named as the oracle in its messages."""
-
-    name = "oracle"
-
-
 class OracleNotAttachedError(MushkaError):
     """The oracle was asked to play without being shown the true deal (or another deal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OracleConfig:
+    """The oracle's configuration: the search's budget and candidates, and what of the deal it sees."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    """Playouts per decision, as for the search bot."""
+    seconds: float = 0.0
+    """The cap on thinking time per decision (0, the default: none)."""
+    epsilon: float = 0.05
+    """The share of random moves in playouts."""
+    tau: float = 0.0
+    """The temperature of the partie outlook (0: the table's fitted value)."""
+    talon: bool = True
+    """Whether it sees the order of the talon too (every card); without, it sees every hand and discard
+    but shuffles the cards still in the talon afresh in each playout."""
+    chase: bool = False
+    """As for the search bot: the exchanges chasing a special hand among the declaration's candidates."""
+    phases: Phases = Phases.BOTH
+    """Where it looks at the cards (the rules of thumb elsewhere), to measure where the edge of seeing them lies."""
+
+    def search(self) -> SearchConfig:
+        """The search the oracle runs on the true deal."""
+        return SearchConfig(iterations=self.iterations, seconds=self.seconds, epsilon=self.epsilon, tau=self.tau,
+                            chase=self.chase, phases=self.phases, bot="oracle")
+
+    def __post_init__(self) -> None:
+        self.search()  # the budget's check, under the oracle's name
+
+
+ORACLE_KNOBS: Final = (*BUDGET_KNOBS, Knob("talon", 0, 1, bool), Knob("chase", 0, 1, bool),
+                       Knob("phases", 1, 3, lambda x: Phases(int(x))))
+"""What an ``oracle`` spec may set (:class:`OracleConfig`)."""
 
 
 class OracleBot:
@@ -47,22 +77,10 @@ class OracleBot:
 
     name = "oracle"
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
-                 epsilon: float = 0.05, tau: float = 0.0, talon: int = 1,
-                 peek: Callable[[], Deal] | None = None, chase: int = 0, phases: int = 3) -> None:
-        """Budget as for the search bot; ``peek`` returns the true current deal.
-
-        ``talon=1`` (the default) sees the order of the talon too, every card;
-        ``talon=0`` sees every hand and discard but treats the cards still in
-        the talon as unknown, shuffling them afresh in each playout.  ``chase``
-        as for the search bot (1: the exchanges chasing a special hand among
-        the declaration's candidates), ``phases`` too (1: sees the cards only
-        when declaring, 2: only in the tricks, 3: always; the rules of thumb
-        elsewhere), to measure where the edge of seeing them lies.
-        """
-        self._search = _OracleSearch(iterations=iterations, seconds=seconds, epsilon=epsilon, tau=tau, chase=chase,
-                                     phases=phases)
-        self.talon = bool(check_number("oracle", "talon", talon, 0, 1))
+    def __init__(self, config: OracleConfig = OracleConfig(), peek: Callable[[], Deal] | None = None) -> None:
+        """The search of ``config`` on the deal ``peek`` returns (the true current deal)."""
+        self.config = config
+        self._search = SearchBot(config.search())
         self._peek = peek
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
@@ -82,7 +100,7 @@ class OracleBot:
         d = view.deal
         if len(d.legal) == 1:
             return d.legal[0]
-        if not thinks(d.phase, self._search.phases):
+        if not thinks(d.phase, self.config.phases):
             return self._search.choose(view, rng)  # the search's own rules of thumb there
         if self._peek is None:
             raise OracleNotAttachedError("oracle_not_attached")
@@ -90,7 +108,7 @@ class OracleBot:
         if truth.to_act != d.seat or truth.dealer != d.dealer or len(truth.actions) != _steps(view):
             raise OracleNotAttachedError("oracle_wrong_deal")
         start = time.perf_counter()
-        source = (lambda r: truth.copy()) if self.talon else (lambda r: _reshuffled(truth, r))
+        source = (lambda r: truth.copy()) if self.config.talon else (lambda r: _reshuffled(truth, r))
         action = self._search.search(view, source, rng)
         self.times.append(time.perf_counter() - start)
         return action
@@ -122,14 +140,14 @@ def _reshuffled(truth: Deal, rng: random.Random) -> Deal:
 
 def _steps(view: GameView) -> int:
     """How many actions the view's deal has seen (to check the attached deal)."""
-    from mushka.worlds.facts import kopilka_facts, trump_facts
+    from mushka.bots.knowledge import kopilka_facts, trump_facts
 
     d = view.deal
     facts = trump_facts(d) if d.rules.has_trumps else kopilka_facts(d)
     return len(facts.steps)
 
 
-register_bot("oracle", OracleBot, fair=False)
+register_bot("oracle", OracleBot, config=OracleConfig, knobs=ORACLE_KNOBS, fair=False)
 
 add_texts({
     "error.oracle_not_attached": (

@@ -33,11 +33,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from mushka.bots.base import make_bot
-from mushka.bots.belief import BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS
 from mushka.bots.levels import level
 from mushka.bots.playout import Playout, Root
-from mushka.bots.sampler import WorldSampler
-from mushka.bots.search import SearchBot, thinks
+from mushka.bots.search import SearchBot, standard_error
 from mushka.bots.value import Outlook, world_values
 from mushka.cards import Card
 from mushka.engine import Action, Deal, Kind, Phase, new_deal
@@ -51,9 +49,6 @@ EXPERT = "expert"
 
 WORLDS = 200
 """Worlds on which a move that differs from the expert's is measured against it."""
-
-_BELIEFS = (BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS)  # SearchBot's ``belief`` 0..3
-
 
 class ReviewError(MushkaError):
     """The review cannot be made: a seat that is not at the table, or a bad budget."""
@@ -161,43 +156,36 @@ def measure(bot: SearchBot, view: GameView, best: Action, choice: Action, seed: 
     """How much more ``best`` is worth than ``choice`` to the view's seat: (mean, standard error, worlds).
 
     The worlds are drawn as ``bot`` draws them for its own search (the same
-    beliefs, the same weights) and each is played out after both moves with
+    beliefs) and each is played out after both moves with
     the same random numbers, so the difference is measured on equal terms.
     """
     d = view.deal
-    believe = bot.believe if thinks(d.phase, bot.believe_phases) else 0
-    sampler = WorldSampler(d, believe=believe, records=view.records, model=_BELIEFS[bot.belief],
-                           seatwise=bot.seatwise)
-    outlook = Outlook.of(view, bot.tau)
-    playout = Playout(d.rules, outlook.records, epsilon=bot.epsilon, last_game=outlook.last_game)
+    c = bot.config
+    sampler = bot.sampler(view)
+    outlook = Outlook.of(view, c.tau)
+    playout = Playout(d.rules, outlook.records, epsilon=c.epsilon, last_game=outlook.last_game)
     root = Root.of(d)
-    weigh = bool(bot.weigh) and d.rules.has_trumps
     rng = random.Random(seed ^ 0x5EED)
     moves = random.Random()
     cands = [best, choice]
-    s1 = s2 = w_sum = w_sq = 0.0
+    s1 = s2 = 0.0
     count = 0
     for _ in range(worlds):
         world = sampler.sample(rng)
         if world is None:
             break
-        args = sampler.last_belief_args
-        w = sampler.belief_weight(*args, plays=bot.weigh >= 2) if weigh and args is not None else 1.0
         values = world_values(world, cands, (0, 1), rng.getrandbits(32), moves, playout, root, outlook)
         diff = values[0] - values[1]
-        s1 += w * diff
-        s2 += w * diff * diff
-        w_sum += w
-        w_sq += w * w
+        s1 += diff
+        s2 += diff * diff
         count += 1
-    if not w_sum:
+    if not count:
         return 0.0, 0.0, count
-    mean = s1 / w_sum
-    ess = w_sum * w_sum / w_sq
-    if ess <= 1:
+    n = float(count)
+    mean = s1 / n
+    if n <= 1:
         return mean, math.inf, count
-    var = max(0.0, s2 / w_sum - mean * mean) * ess / (ess - 1)
-    return mean, math.sqrt(var / ess), count
+    return mean, standard_error(s1, s2, n, n), count
 
 
 # --- walking through a record -----------------------------------------------------

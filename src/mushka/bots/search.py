@@ -30,10 +30,12 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum, IntFlag
+from typing import Final
 
-from mushka.bots.base import check_number, register_bot
-from mushka.bots.belief import BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS
-from mushka.bots.declare_model import shipped
+from mushka.bots.base import Knob, register_bot
+from mushka.bots.belief import BELIEF, SELF_PLAY, BeliefModel
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
 from mushka.bots.policy import bit_list, card_power, tables
@@ -50,10 +52,93 @@ DEFAULT_ITERATIONS = 600
 DEFAULT_SECONDS = 0.3
 """The default cap on thinking time per decision (interactive play)."""
 
-BELIEFS = (BELIEF, SELF_PLAY, SELF_PLAY_CARDS, SELF_PLAY_PLAYS)
-"""The factors of ``belief`` 0, 1, 2 and 3."""
-
 WorldSource = Callable[[random.Random], Deal | None]
+
+
+class Evidence(IntEnum):
+    """What of the others' public actions a believed world must explain (spec ``believe``)."""
+
+    NOTHING = 0
+    """Every world consistent with the facts alike (uniform worlds)."""
+    DECLARATIONS = 1
+    """Worlds weighed by the others' declarations (C6-C10), as the rules of thumb would make them."""
+    PLAYS = 2
+    """By their declarations and their plays in the tricks (C13-C15) too."""
+
+
+class Factors(IntEnum):
+    """The likelihood factors the believed worlds are weighed with (spec ``belief``)."""
+
+    SHIPPED = 0
+    """The mild factors shipped for people (:data:`~mushka.bots.belief.BELIEF`)."""
+    SELF_PLAY = 1
+    """Those fitted on self-play of the rules of thumb (:data:`~mushka.bots.belief.SELF_PLAY`), as the expert reads."""
+
+    @property
+    def model(self) -> BeliefModel:
+        """The belief model of these factors."""
+        return SELF_PLAY if self is Factors.SELF_PLAY else BELIEF
+
+
+class Phases(IntFlag):
+    """Where a bot searches (spec ``phases``, ``believe_phases``: 1, 2 or 3); the rules of thumb elsewhere.
+
+    Kopilka's redistribution (K6-K8) counts as declaring: it is the decision
+    made before the first trick, as the declarations are in classic and
+    mistigri (C6-C8).
+    """
+
+    DECLARING = 1
+    TRICKS = 2
+    BOTH = 3
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """The search bot's configuration: only the knobs a level or a measurement still uses (docs/bots.md)."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    """Playouts per decision (0: no limit of that kind)."""
+    seconds: float = DEFAULT_SECONDS
+    """The cap on thinking time per decision (0: no limit of that kind)."""
+    epsilon: float = 0.05
+    """The share of random moves in playouts."""
+    tau: float = 0.0
+    """The temperature of the partie outlook (:class:`Outlook`; 0 picks the variant's fitted value)."""
+    margin: float = 1.0
+    """How many standard errors a candidate must gain over the rules-of-thumb choice to be played instead."""
+    declare: float = 1.0
+    """A multiple of the playouts for a declaration (the decision that matters most; ``seconds`` still caps it)."""
+    chase: bool = False
+    """Add the exchanges that chase a special hand to the declaration's candidates (C22, MI9, MI13)."""
+    believe: Evidence = Evidence.NOTHING
+    """What the believed worlds must explain of the others' actions (rejecting or redrawing the others)."""
+    belief: Factors = Factors.SHIPPED
+    """The likelihood factors of :attr:`believe`."""
+    seatwise: bool = False
+    """With :attr:`believe`: draw the believed worlds seat by seat (one sweep) instead of rejecting whole
+    worlds: about a third of the time per world, much the same posterior (docs/bots.md)."""
+    phases: Phases = Phases.BOTH
+    """Where the bot searches (the rules of thumb elsewhere), so that each phase can be measured apart."""
+    believe_phases: Phases = Phases.BOTH
+    """Where :attr:`believe` applies (uniform worlds elsewhere)."""
+    bot: str = "search"
+    """The name the configuration's errors give (the oracle runs this search under its own)."""
+
+    def __post_init__(self) -> None:
+        if not self.iterations and not self.seconds:
+            raise OptionsError("bot_needs_budget", bot=self.bot)
+
+
+BUDGET_KNOBS: Final = (Knob("iterations", 0, None, int), Knob("seconds", 0), Knob("epsilon", 0, 1), Knob("tau", 0))
+"""The knobs of a search's budget and playouts, shared by the search bots."""
+
+SEARCH_KNOBS: Final = (*BUDGET_KNOBS, Knob("margin", 0), Knob("declare", 1, 20), Knob("chase", 0, 1, bool),
+                       Knob("believe", 0, 2, lambda x: Evidence(int(x))),
+                       Knob("belief", 0, 1, lambda x: Factors(int(x))), Knob("seatwise", 0, 1, bool),
+                       Knob("phases", 1, 3, lambda x: Phases(int(x))),
+                       Knob("believe_phases", 1, 3, lambda x: Phases(int(x))))
+"""What a ``search`` spec may set (:class:`SearchConfig`)."""
 
 
 class SearchBot:
@@ -61,241 +146,109 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = DEFAULT_SECONDS,
-                 epsilon: float = 0.05, tau: float = 0.0, believe: int = 0, margin: float = 1.0,
-                 chase: int = 0, declare: float = 1.0, weigh: int = 0, race: float = 0.0,
-                 belief: int = 0, learn: int = 0, phases: int = 3, believe_phases: int = 3,
-                 seatwise: int = 0, style: int = 0) -> None:
-        """``iterations`` playouts and/or ``seconds`` per decision (0: no limit of that kind).
-
-        ``epsilon`` is the share of random moves in playouts, ``tau`` the
-        temperature of the partie outlook (:class:`Outlook`; 0 picks the
-        variant's fitted value), ``believe`` how worlds are weighed (0: all
-        alike; 1: by the others' declarations; 2: by their plays too, as the
-        rules of thumb would make them), ``margin`` how many standard
-        errors a candidate must gain over the rules-of-thumb choice to be
-        played instead.  ``chase`` (1) adds the exchanges that chase a special
-        hand to the declaration's candidates (C22, MI9, MI13: keep a suit, or
-        a suit and the privileged card, throw the rest); ``declare``
-        multiplies the playouts of a declaration (the decision that matters
-        most; ``seconds`` still caps it).  ``weigh`` (1: by the others'
-        declarations, 2: and their plays) weighs each world by the likelihood
-        of the others' public actions (:class:`~mushka.bots.belief.BeliefModel`,
-        importance weights on uniform worlds, classic and mistigri) instead of
-        rejecting worlds as ``believe`` does.  ``race`` (0: off) drops a
-        candidate once it trails the leader by more than that many standard
-        errors of their paired differences (from the 20th world on, checked
-        every 10), so that the playouts left go to the candidates still in
-        contention; the rules of thumb's choice is never dropped.  ``belief``
-        chooses the likelihood factors of ``believe`` and ``weigh``: 0 the
-        mild ones shipped for people (:data:`~mushka.bots.belief.BELIEF`), 1
-        those fitted on self-play of the rules of thumb
-        (:data:`~mushka.bots.belief.SELF_PLAY`), 2 the same weighing which
-        cards each seat threw too (:data:`~mushka.bots.belief.SELF_PLAY_CARDS`), 3 the self-play factors
-        with the plays weighed as sharply as the declarations
-        (:data:`~mushka.bots.belief.SELF_PLAY_PLAYS`).  ``learn`` (1) corrects the
-        values of a classic or mistigri declaration by the learned model of
-        :mod:`mushka.bots.declare_model` (what the others' declarations say
-        of their hands, which uniform worlds ignore).  ``phases`` says where
-        the bot searches (1: declaring, kopilka's redistribution included;
-        2: tricks; 3: both) and plays the rules of thumb elsewhere, so that
-        the strength of each phase can be measured apart;
-        ``believe_phases``, on the same scale, where ``believe`` applies
-        (uniform worlds elsewhere).  ``seatwise`` (1-3, with ``believe``)
-        draws the believed worlds seat by seat in that many sweeps instead
-        of rejecting whole worlds (:class:`WorldSampler`): about a third of
-        the time per world, much the same posterior (docs/bots.md).
-        ``style`` (1) makes the seat's own rules of thumb, the choice a
-        candidate must beat, those tuned in self-play
-        (:data:`~mushka.bots.policy.TUNED`); 0, the default, the
-        club level's.
-        """
-        name = type(self).name
-        self.iterations = int(check_number(name, "iterations", iterations, 0))
-        self.seconds = check_number(name, "seconds", seconds, 0)
-        if not self.iterations and not self.seconds:
-            raise OptionsError("bot_needs_budget", bot=name)
-        self.epsilon = check_number(name, "epsilon", epsilon, 0, 1)
-        self.tau = check_number(name, "tau", tau, 0)
-        self.believe = int(check_number(name, "believe", believe, 0, 2))
-        self.margin = check_number(name, "margin", margin, 0)
-        self.chase = int(check_number(name, "chase", chase, 0, 1))
-        self.declare = check_number(name, "declare", declare, 1, 20)
-        self.weigh = int(check_number(name, "weigh", weigh, 0, 2))
-        self.race = check_number(name, "race", race, 0, 10)
-        self.belief = int(check_number(name, "belief", belief, 0, len(BELIEFS) - 1))
-        self.learn = int(check_number(name, "learn", learn, 0, 1))
-        self.phases = int(check_number(name, "phases", phases, 1, 3))
-        self.believe_phases = int(check_number(name, "believe_phases", believe_phases, 1, 3))
-        self.seatwise = int(check_number(name, "seatwise", seatwise, 0, 3))
+    def __init__(self, config: SearchConfig = SearchConfig()) -> None:
+        """A search of ``config`` (:class:`SearchConfig`)."""
+        self.config = config
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
         """Worlds searched for each such decision."""
         self.last: list[tuple[Action, float]] = []
         """The last searched decision's candidates still in contention, with their mean values (for benchmarks)."""
-        self.style = int(check_number(name, "style", style, 0, 1))
-        self._fallback = HeuristicBot(self.style)
+        self._fallback = HeuristicBot()
+
+    @property
+    def seconds(self) -> float:
+        """The cap on thinking time per decision (0: none)."""
+        return self.config.seconds
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
         """The candidate with the best total over the sampled worlds."""
         d = view.deal
         if len(d.legal) == 1:
             return d.legal[0]
-        if not thinks(d.phase, self.phases):
+        if not thinks(d.phase, self.config.phases):
             return self._fallback.choose(view, rng)
         start = time.perf_counter()
-        believe = self.believe if thinks(d.phase, self.believe_phases) else 0
-        sampler = WorldSampler(d, believe=believe, records=view.records,
-                               model=BELIEFS[self.belief], seatwise=self.seatwise)
-        weight = None
-        if self.weigh and d.rules.has_trumps:
-            plays = self.weigh >= 2
-
-            def weight() -> float:
-                args = sampler.last_belief_args
-                return 1.0 if args is None else sampler.belief_weight(*args, plays=plays)
-
-        action = self.search(view, sampler.sample, rng, weight)
+        action = self.search(view, self.sampler(view).sample, rng)
         self.times.append(time.perf_counter() - start)
         return action
 
+    def sampler(self, view: GameView) -> WorldSampler:
+        """The worlds this search draws at ``view``: believed where :attr:`SearchConfig.believe_phases` says."""
+        c = self.config
+        d = view.deal
+        believe = c.believe if thinks(d.phase, c.believe_phases) else Evidence.NOTHING
+        return WorldSampler(d, believe=int(believe), records=view.records, model=c.belief.model,
+                            seatwise=int(c.seatwise))
+
     # --- shared with the oracle -------------------------------------------------------
 
-    def search(self, view: GameView, source: WorldSource, rng: random.Random,
-               weight: Callable[[], float] | None = None) -> Action:
-        """Evaluate the candidates of ``view`` on worlds drawn from ``source``.
-
-        ``weight``, called after each world is drawn, gives its importance
-        weight (1 for every world without it).
-        """
+    def search(self, view: GameView, source: WorldSource, rng: random.Random) -> Action:
+        """Evaluate the candidates of ``view`` on worlds drawn from ``source``."""
+        c = self.config
         start = time.perf_counter()
         d = view.deal
-        cands = candidates(view, self._fallback.choose(view, rng), chase=bool(self.chase))
+        cands = candidates(view, self._fallback.choose(view, rng), chase=c.chase)
         if len(cands) == 1:
             return cands[0]
-        outlook = Outlook.of(view, self.tau)
-        playout = Playout(d.rules, outlook.records, epsilon=self.epsilon, last_game=outlook.last_game)
+        outlook = Outlook.of(view, c.tau)
+        playout = Playout(d.rules, outlook.records, epsilon=c.epsilon, last_game=outlook.last_game)
         root = Root.of(d)
         k = len(cands)
-        iterations = self.iterations
+        iterations = c.iterations
         if d.phase == Phase.DECLARE:
-            iterations = int(iterations * self.declare)
+            iterations = int(iterations * c.declare)
         totals = [0.0] * k
         # Paired differences with the rules-of-thumb choice (candidate 0), world by world.
         diff_sum = [0.0] * k
         diff_sq = [0.0] * k
         worlds = 0
-        w_sum = w_sq = 0.0
         active = list(range(k))
-        # With racing, every world's values and weight, for the paired tests between candidates.
-        rows: list[tuple[float, list[float]]] = []
         spent = 0
         moves = random.Random()  # the playouts' generator, seeded again for every world
         while True:
             if iterations and spent >= iterations and worlds:
                 break
-            if self.seconds and worlds and time.perf_counter() - start >= self.seconds:
+            if c.seconds and worlds and time.perf_counter() - start >= c.seconds:
                 break
             world = source(rng)
             if world is None:
                 break
-            w = 1.0 if weight is None else weight()
             seed = rng.getrandbits(32)
             values = world_values(world, cands, active, seed, moves, playout, root, outlook)
-            spent += len(active)
+            spent += k
             base = values[0]
             for i in active:
                 u = values[i]
-                totals[i] += w * u
-                diff_sum[i] += w * (u - base)
-                diff_sq[i] += w * (u - base) ** 2
+                totals[i] += u
+                diff_sum[i] += u - base
+                diff_sq[i] += (u - base) ** 2
             worlds += 1
-            w_sum += w
-            w_sq += w * w
-            if self.race and len(active) > 2:
-                rows.append((w, values))
-                if worlds >= 20 and worlds % 10 == 0:
-                    active = _race(active, totals, rows, w_sum, w_sq, self.race)
         self.worlds.append(worlds)
         if not worlds:
             return cands[0]
-        self.last = [(cands[i], totals[i] / w_sum if w_sum else 0.0) for i in active]
+        n = float(worlds)
+        self.last = [(cands[i], totals[i] / n) for i in active]
         best = max(active, key=lambda i: (totals[i], -i))
-        ess = w_sum * w_sum / w_sq if w_sq else 0.0  # the effective number of worlds
-        if self.learn and d.phase == Phase.DECLARE and d.rules.has_trumps and w_sum:
-            return self._learned(view, cands, active, totals, diff_sum, diff_sq, w_sum, ess)
-        if best and self.margin and ess > 1:
-            # Leave the rules of thumb only for a gain clear of the sampling noise.
-            if diff_sum[best] / w_sum <= self.margin * _standard_error(diff_sum[best], diff_sq[best], w_sum, ess):
-                best = 0
-        elif best and self.margin and weight is not None:
-            best = 0  # one effectively weighed world is no evidence against the rules of thumb
-        return cands[best]
-
-    def _learned(self, view: GameView, cands: list[Action], active: list[int], totals: list[float],
-                 diff_sum: list[float], diff_sq: list[float], w_sum: float, ess: float) -> Action:
-        """The declaration by the learned correction of the playouts' means (C6-C8).
-
-        The margin rule still applies: a candidate other than the rules of
-        thumb's must gain more than ``margin`` standard errors of its
-        playouts (scaled as the model scales them).
-        """
-        model = shipped(view.deal.rules.variant)
-        values = model.corrected(view.deal, [cands[i] for i in active], [totals[i] / w_sum for i in active])
-        pick = max(range(len(active)), key=lambda j: (values[j], -j))
-        best = active[pick]
-        if best and self.margin and ess > 1:
-            noise = abs(model.search) * _standard_error(diff_sum[best], diff_sq[best], w_sum, ess)
-            if values[pick] <= self.margin * noise:
-                best = 0
+        # Leave the rules of thumb only for a gain clear of the sampling noise.
+        if best and c.margin and n > 1 and diff_sum[best] / n <= c.margin * standard_error(
+                diff_sum[best], diff_sq[best], n, n):
+            best = 0
         return cands[best]
 
 
-def thinks(phase: Phase, phases: int) -> bool:
-    """Whether a bot told to think in ``phases`` (1: declaring, 2: tricks, 3: both) thinks in ``phase``.
-
-    Kopilka's redistribution (K6-K8) counts as declaring: it is the
-    decision made before the first trick, as the declarations are in
-    classic and mistigri (C6-C8).
-    """
-    bit = 2 if phase == Phase.PLAY else 1
+def thinks(phase: Phase, phases: Phases) -> bool:
+    """Whether a bot told to think in ``phases`` thinks in ``phase`` (see :class:`Phases`)."""
+    bit = Phases.TRICKS if phase == Phase.PLAY else Phases.DECLARING
     return bool(phases & bit)
 
 
-def _standard_error(total: float, squares: float, w_sum: float, ess: float) -> float:
+def standard_error(total: float, squares: float, w_sum: float, ess: float) -> float:
     """The standard error of a weighted mean difference from its sums (``ess`` effective worlds, > 1)."""
     mean = total / w_sum
     var = max(0.0, squares / w_sum - mean * mean) * ess / (ess - 1)
     return math.sqrt(var / ess)
-
-
-def _race(active: list[int], totals: list[float], rows: list[tuple[float, list[float]]], w_sum: float,
-          w_sq: float, z: float) -> list[int]:
-    """The candidates of ``active`` not trailing the leader by more than ``z`` standard errors (paired).
-
-    Candidate 0, the rules of thumb's choice, always stays: the final choice
-    is measured against it.
-    """
-    ess = w_sum * w_sum / w_sq if w_sq else 0.0
-    if ess <= 2:
-        return active
-    lead = max(active, key=lambda i: (totals[i], -i))
-    keep = []
-    for i in active:
-        if i in (0, lead):
-            keep.append(i)
-            continue
-        s1 = s2 = 0.0
-        for w, values in rows:
-            d = values[lead] - values[i]
-            s1 += w * d
-            s2 += w * d * d
-        mean = s1 / w_sum
-        var = max(0.0, s2 / w_sum - mean * mean) * ess / (ess - 1)
-        if mean <= z * math.sqrt(var / ess):
-            keep.append(i)
-    return keep
 
 
 def candidates(view: GameView, preferred: Action, *, chase: bool = False) -> list[Action]:
@@ -352,4 +305,4 @@ def chases(hand: int, priv_bit: int, can_discard_priv: bool) -> list[Action]:
     return out
 
 
-register_bot("search", SearchBot)
+register_bot("search", SearchBot, config=SearchConfig, knobs=SEARCH_KNOBS)

@@ -88,7 +88,11 @@ class Thought:
 
 
 def think(job: BotJob) -> Thought:
-    """Choose the move of ``job`` (in a worker): a fresh bot of the spec, the seat's view, the seed."""
+    """Choose the move of ``job`` (in a worker): a fresh bot of the spec, the seat's view, the seed.
+
+    The spec is read once per worker (:func:`~mushka.bots.base.parse_spec` keeps it); the bot is
+    built afresh for every move, as it always was, so no move's state reaches another.
+    """
     began = time.thread_time()
     action = make_bot(job.spec).choose(job.view, random.Random(job.seed))
     return Thought(action, time.thread_time() - began, os.getpid())

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mushka.bots import BOTS, make_bot
+from mushka.bots import BOTS
 from mushka.errors import MushkaError
 from mushka.rules import make_rules
-from mushka.sim.executors import CLUSTER_HELP, Backend, check_cluster, open_backend
+from mushka.sim.backend import Backend
+from mushka.sim.executors import CLUSTER_HELP, check_cluster, open_backend
 from mushka.sim.play import GameStats, SimTable, default_jobs, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.stats import mean_ci, proportion_ci
 from mushka.sim.summary import unluckiest
@@ -54,7 +55,6 @@ def default_configs(search_budget: int = 100) -> list[Config]:
     """The tables studied: random players (also under two house rules), and
     the heuristic and search bots when they are installed, four of a kind and
     one among three weaker players."""
-    make_bot("random")  # loads every built-in bot module, so BOTS is complete
     configs = [
         Config("random ×4", ("random",) * 4),
         Config("random ×4, renege=forbid", ("random",) * 4, {"renege": "forbid"}),
