@@ -14,9 +14,10 @@ from mushka.cli.common import (
     PlayersOpt,
     VariantOpt,
     build_rules,
+    command,
     console,
-    friendly_errors,
     pick_lang,
+    seed_option,
 )
 from mushka.cli.report import deal_report, render_deal, render_result
 from mushka.i18n import add_texts, tr
@@ -27,12 +28,11 @@ from mushka.records import record_of_game
 def register(app: typer.Typer) -> None:
     """Add ``demo`` to the app."""
 
-    @app.command()
-    @friendly_errors
+    @command(app)
     def demo(
         variant: VariantOpt = "classic",
         players: PlayersOpt = None,
-        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deck and of the players.")] = 1,
+        seed: Annotated[int, seed_option("Seed of the deck and of the players.")] = 1,
         option: OptionArgs = None,
         lang: LangOpt = None,
         events: Annotated[

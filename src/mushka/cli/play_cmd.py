@@ -18,10 +18,11 @@ from mushka.cli.common import (
     PlayersOpt,
     VariantOpt,
     build_rules,
+    command,
     console,
     err_console,
-    friendly_errors,
     pick_lang,
+    seed_option,
 )
 from mushka.i18n import tr
 
@@ -35,8 +36,7 @@ def default_save_path(variant: str, now: datetime.datetime | None = None) -> Pat
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the app."""
 
-    @app.command()
-    @friendly_errors
+    @command(app)
     def play(
         variant: VariantOpt = "classic",
         players: PlayersOpt = None,
@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         )] = None,
         seat: Annotated[int, typer.Option("--seat", help="Your seat (0 = first).")] = 0,
         option: OptionArgs = None,
-        seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the cards and the bots.")] = None,
+        seed: Annotated[int | None, seed_option("Seed of the cards and the bots.")] = None,
         delay: Annotated[float, typer.Option("--delay", help="Seconds each bot waits before its move.")] = 0.6,
         save: Annotated[Path | None, typer.Option(
             "--save", help="Where to write the game record (default: a timestamped file here).")] = None,

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from mushka.cli.common import LangOpt, console, err_console, pick_lang
+from mushka.cli.common import JsonOpt, LangOpt, RecordArg, console, pick_lang, refuse
 from mushka.cli.report import deal_report, game_report, render_deal, render_result
 from mushka.engine import Deal
 from mushka.errors import MushkaError
@@ -25,8 +25,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("replay")
     def replay_cmd(
-        file: Annotated[Path, typer.Argument(help="A game record (JSON); '-' reads standard input.")],
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
+        file: RecordArg,
+        as_json: JsonOpt = False,
         events: Annotated[bool, typer.Option("--events", help="Also print every event of every deal.")] = False,
         lang: LangOpt = None,
     ) -> None:
@@ -39,14 +39,14 @@ def register(app: typer.Typer) -> None:
         try:
             text = _read_capped(file)
         except OSError as exc:
-            _fail(as_json, {"valid": False, "error": "OSError", "message": str(exc)}, str(exc), lang_)
-            return
+            refuse(tr("replay.invalid", lang_), str(exc), as_json=as_json,
+                   payload={"valid": False, "error": "OSError", "message": str(exc)})
         try:
             record = Record.loads(text)
             target = replay(record)
         except MushkaError as exc:
-            _fail(as_json, {"valid": False, **exc.to_dict(lang_)}, exc.message(lang_), lang_)
-            return
+            refuse(tr("replay.invalid", lang_), exc.message(lang_), as_json=as_json,
+                   payload={"valid": False, **exc.to_dict(lang_)})
         report: dict[str, Any]
         if isinstance(target, Deal):
             report = {"variant": target.rules.variant, "players": target.n,
@@ -93,14 +93,6 @@ def distinct_names(seats: Sequence[str]) -> list[str]:
     ``club`` bots) gets its seat's number, ``club #2``, so that every sentence says who."""
     counts = Counter(seats)
     return [f"{name} #{seat}" if counts[name] > 1 else name for seat, name in enumerate(seats)]
-
-
-def _fail(as_json: bool, payload: dict[str, object], message: str, lang: str) -> None:
-    if as_json:
-        print(json.dumps(payload, ensure_ascii=False))
-    else:
-        err_console.print(f"[bold red]{escape(tr('replay.invalid', lang))}[/] {escape(message)}")
-    raise typer.Exit(2)
 
 
 add_texts({

@@ -11,13 +11,12 @@ import json
 import math
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from mushka.cli.common import LangOpt, console, err_console, pick_lang
+from mushka.cli.common import LangOpt, RecordArg, console, pick_lang, refuse
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
 
@@ -30,7 +29,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("review")
     def review_cmd(
-        file: Annotated[Path, typer.Argument(help="A game record (JSON); '-' reads standard input.")],
+        file: RecordArg,
         seat: Annotated[int | None, typer.Option(
             "--seat", help="The seat to review (0 = first; default: the player's seat of a `mushka play` "
                            "record, else 0).")] = None,
@@ -53,15 +52,14 @@ def register(app: typer.Typer) -> None:
         try:
             text = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
         except OSError as exc:
-            _fail(as_json, {"error": "OSError", "message": str(exc)}, str(exc), lang_)
-            return
+            refuse(tr("review.invalid", lang_), str(exc), as_json=as_json,
+                   payload={"error": "OSError", "message": str(exc)})
         try:
             record = Record.loads(text)
             chosen = default_seat(record.meta, record.players) if seat is None else seat
             result = review(record, chosen, lang=lang_)
         except MushkaError as exc:
-            _fail(as_json, exc.to_dict(lang_), exc.message(lang_), lang_)
-            return
+            refuse(tr("review.invalid", lang_), exc.message(lang_), as_json=as_json, payload=exc.to_dict(lang_))
         if as_json:
             print(json.dumps(result.to_json(), ensure_ascii=False))
             return
@@ -100,14 +98,6 @@ def render_decision(d: Decision, lang: str, rank: int | None) -> str:
     if rank is not None:
         return f"[bold yellow]{rank}.[/] [bold]{line}[/]"
     return f"  · {line}"
-
-
-def _fail(as_json: bool, payload: dict[str, object], message: str, lang: str) -> None:
-    if as_json:
-        print(json.dumps(payload, ensure_ascii=False))
-    else:
-        err_console.print(f"[bold red]{escape(tr('review.invalid', lang))}[/] {escape(message)}")
-    raise typer.Exit(2)
 
 
 add_texts({

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -24,7 +23,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mushka.cli.common import LangOpt, OptionArgs, build_rules, console, err_console, pick_lang
+from mushka.cli.common import (
+    VARIANT_HELP,
+    JsonOpt,
+    LangOpt,
+    OptionArgs,
+    PlayersOpt,
+    build_rules,
+    console,
+    pick_lang,
+    refuse,
+)
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
 from mushka.rules import Rules, options_for
@@ -148,15 +157,11 @@ def register(app: typer.Typer) -> None:
 
     @app.command("rules")
     def rules_cmd(
-        variant: Annotated[
-            str, typer.Argument(help="classic/обычная, mistigri/мистигри, kopilka/копилка.")
-        ] = "classic",
-        players: Annotated[
-            int | None, typer.Option("--players", "-p", help="Number of players (default: 4).")
-        ] = None,
+        variant: Annotated[str, typer.Argument(help=VARIANT_HELP)] = "classic",
+        players: PlayersOpt = None,
         option: OptionArgs = None,
         lang: LangOpt = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
+        as_json: JsonOpt = False,
     ) -> None:
         """Print the rules of a variant with their ids, then its options.
 
@@ -168,12 +173,7 @@ def register(app: typer.Typer) -> None:
         try:
             table = build_rules(variant, players, option)
         except MushkaError as exc:
-            if as_json:
-                print(json.dumps(exc.to_dict(lang_), ensure_ascii=False))
-            else:
-                err_console.print(f"[bold red]{escape(tr('rules.error', lang_))}[/] {escape(exc.message(lang_))}",
-                                  soft_wrap=True)
-            sys.exit(2)
+            refuse(tr("rules.error", lang_), exc.message(lang_), as_json=as_json, payload=exc.to_dict(lang_))
         report = rules_report(table, lang_)
         if as_json:
             print(json.dumps(report, ensure_ascii=False, indent=1))

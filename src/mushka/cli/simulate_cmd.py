@@ -21,19 +21,22 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from mushka.cli.common import (
+    JsonOpt,
     LangOpt,
     OptionArgs,
     PlayersOpt,
     VariantOpt,
     build_rules,
+    command,
     console,
     err_console,
-    friendly_errors,
     pick_lang,
+    seed_option,
 )
 from mushka.i18n import add_texts, tr
+from mushka.sim.backend import Placement
 from mushka.sim.errors import SimulationError, at_least, require_extra, within
-from mushka.sim.executors import CLUSTER_HELP, Placement, check_cluster, open_backend
+from mushka.sim.executors import CLUSTER_HELP, check_cluster, open_backend
 from mushka.sim.play import (
     GameJob,
     GameStats,
@@ -51,6 +54,7 @@ STATS_MODULES = ("numpy", "scipy")
 PLOT_GAMES = 5000
 """The course plots follow at most this many games (enough for quartiles)."""
 
+# The options of the commands that play many games (simulate, tournament).
 BotsOpt = Annotated[
     list[str] | None,
     typer.Option("--bots", "-b", help="Bots: one for every seat, or one per seat in order "
@@ -68,6 +72,10 @@ RuntimeEnvOpt = Annotated[
 ProgressOpt = Annotated[
     bool | None, typer.Option("--progress/--no-progress", help="Show a progress bar (default: on a terminal).")
 ]
+MaxDealsOpt = Annotated[
+    int | None, typer.Option("--max-deals", help="Stop a partie after this many deals (reported as truncated).")
+]
+ConfidenceOpt = Annotated[float, typer.Option("--confidence", help="Level of the intervals.")]
 
 
 def progress_bar(enabled: bool | None, total: int, label: str) -> tuple[AbstractContextManager[Any], Any]:
@@ -126,15 +134,19 @@ def play_plan(table: SimTable, plan: list[GameJob], *, cluster: str, workers: in
         return stats, time.perf_counter() - began, backend.played()
 
 
-def check_numbers(*, games: int, jobs: int | None, max_deals: int | None, confidence: float,
-                  start: int = 0, resamples: int | None = None) -> None:
-    """Refuse impossible counts and levels before anything is played."""
+def checked_run(name: str, lang: str | None, *, games: int, jobs: int | None, max_deals: int | None,
+                confidence: float, start: int = 0, resamples: int | None = None) -> str:
+    """The output language of ``mushka <name>``, once its counts and levels are possible and
+    the statistics it needs are installed: an impossible run is refused before anything is played."""
+    lang_ = pick_lang(lang)
     at_least("--games", games, 1)
     at_least("--start", start, 0)
     at_least("--jobs", jobs, 1)
     at_least("--max-deals", max_deals, 1)
     at_least("--bootstrap", resamples, 100)
     within("--confidence", confidence, 0.5, 0.999)
+    require_extra("sim", f"mushka {name}", STATS_MODULES)
+    return lang_
 
 
 def prepare_outputs(csv_file: Path | None, plots: Path | None, records: Path | None) -> None:
@@ -157,27 +169,23 @@ def prepare_outputs(csv_file: Path | None, plots: Path | None, records: Path | N
 def register(app: typer.Typer) -> None:
     """Add ``simulate`` to the app."""
 
-    @app.command()
-    @friendly_errors
+    @command(app)
     def simulate(
         games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,
         bots: BotsOpt = None,
         variant: VariantOpt = "classic",
         players: PlayersOpt = None,
         option: OptionArgs = None,
-        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run; game i has its own "
-                                          "seed derived from it.")] = 1,
+        seed: Annotated[int, seed_option("Seed of the run; game i has its own seed derived from it.")] = 1,
         start: Annotated[int, typer.Option("--start", help="Index of the first game (to play "
                                            "again part of a run).")] = 0,
         rotate: Annotated[bool, typer.Option("--rotate", help="Move the bots one seat on every game.")] = False,
-        max_deals: Annotated[int | None, typer.Option("--max-deals", help="Stop a partie after "
-                                                      "this many deals (reported as truncated).")] = None,
+        max_deals: MaxDealsOpt = None,
         jobs: JobsOpt = None,
         cluster: ClusterOpt = "local",
         runtime_env: RuntimeEnvOpt = None,
-        confidence: Annotated[float, typer.Option("--confidence",
-                                                  help="Level of the intervals.")] = 0.95,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
+        confidence: ConfidenceOpt = 0.95,
+        as_json: JsonOpt = False,
         csv_file: Annotated[Path | None, typer.Option("--csv", help="Write one row per game to this file.")] = None,
         plots: Annotated[Path | None, typer.Option("--plots", help="Write PNG plots into this directory.")] = None,
         records: Annotated[Path | None, typer.Option("--records", help="Write every game's record (JSON) "
@@ -186,9 +194,8 @@ def register(app: typer.Typer) -> None:
         lang: LangOpt = None,
     ) -> None:
         """Play many games between bots and print statistics with confidence intervals."""
-        lang_ = pick_lang(lang)
-        check_numbers(games=games, jobs=jobs, max_deals=max_deals, confidence=confidence, start=start)
-        require_extra("sim", "mushka simulate", STATS_MODULES)
+        lang_ = checked_run("simulate", lang, games=games, jobs=jobs, max_deals=max_deals, confidence=confidence,
+                            start=start)
         if plots is not None:
             require_extra("sim", "mushka simulate --plots", ("matplotlib",))
         from mushka.sim.summary import render_summary, summarise_run, write_csv

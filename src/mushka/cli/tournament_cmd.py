@@ -17,29 +17,32 @@ import typer
 from rich.table import Table as RichTable
 
 from mushka.cli.common import (
+    JsonOpt,
     LangOpt,
     OptionArgs,
     PlayersOpt,
     VariantOpt,
     build_rules,
+    command,
     console,
-    friendly_errors,
-    pick_lang,
+    seed_option,
 )
 from mushka.cli.simulate_cmd import (
-    STATS_MODULES,
     BotsOpt,
     ClusterOpt,
+    ConfidenceOpt,
     JobsOpt,
+    MaxDealsOpt,
     ProgressOpt,
     RuntimeEnvOpt,
-    check_numbers,
+    checked_run,
     parse_runtime_env,
     play_plan,
 )
 from mushka.i18n import add_texts, tr
-from mushka.sim.errors import SimulationError, require_extra
-from mushka.sim.executors import check_cluster, placement_text
+from mushka.sim.backend import placement_text
+from mushka.sim.errors import SimulationError
+from mushka.sim.executors import check_cluster
 from mushka.sim.play import SimTable, default_jobs, split_bot_specs
 
 
@@ -84,8 +87,7 @@ def render_tournament(report: dict[str, Any], lang: str) -> None:
 def register(app: typer.Typer) -> None:
     """Add ``tournament`` to the app."""
 
-    @app.command()
-    @friendly_errors
+    @command(app)
     def tournament(
         bots: BotsOpt = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help="round-robin (every pair), mixed (every "
@@ -98,24 +100,21 @@ def register(app: typer.Typer) -> None:
         variant: VariantOpt = "classic",
         players: PlayersOpt = None,
         option: OptionArgs = None,
-        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the tournament.")] = 1,
-        max_deals: Annotated[int | None, typer.Option("--max-deals", help="Stop a partie after "
-                                                      "this many deals (reported as truncated).")] = None,
+        seed: Annotated[int, seed_option("Seed of the tournament.")] = 1,
+        max_deals: MaxDealsOpt = None,
         resamples: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples for "
                                                "the intervals.")] = 1000,
-        confidence: Annotated[float, typer.Option("--confidence",
-                                                  help="Level of the intervals.")] = 0.95,
+        confidence: ConfidenceOpt = 0.95,
         jobs: JobsOpt = None,
         cluster: ClusterOpt = "local",
         runtime_env: RuntimeEnvOpt = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for machines.")] = False,
+        as_json: JsonOpt = False,
         progress: ProgressOpt = None,
         lang: LangOpt = None,
     ) -> None:
         """Play a tournament between bots on duplicate deals and rate them with intervals."""
-        lang_ = pick_lang(lang)
-        check_numbers(games=games, jobs=jobs, max_deals=max_deals, confidence=confidence, resamples=resamples)
-        require_extra("sim", "mushka tournament", STATS_MODULES)
+        lang_ = checked_run("tournament", lang, games=games, jobs=jobs, max_deals=max_deals, confidence=confidence,
+                            resamples=resamples)
         from mushka.sim.tournament import plan_tournament, rate
 
         cluster = check_cluster(cluster)
