@@ -133,11 +133,7 @@ class MushkaEnv(gym.Env[np.ndarray[Any, np.dtype[np.float32]], np.int64]):
 
     def render(self) -> str | None:
         """The deal in text: printed (``human``) or returned (``ansi``)."""
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render_as(self.render_mode)
 
 
 ENV_IDS: dict[str, str] = {"classic": "mushka/Classic-v0", "mistigri": "mushka/Mistigri-v0",

@@ -144,11 +144,7 @@ class MushkaAEC(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The deal in text: printed (``human``) or returned (``ansi``)."""
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render_as(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -175,3 +175,12 @@ class ResearchTable:
         if deal.result is not None:
             lines.append(deal.result.summary())
         return "\n".join(lines)
+
+    def render_as(self, mode: str | None) -> str | None:
+        """:meth:`render` as an environment's ``render_mode`` asks: printed (``human``, and
+        ``None`` returned) or returned (``ansi``)."""
+        text = self.render()
+        if mode == "human":
+            print(text)
+            return None
+        return text
