@@ -21,9 +21,9 @@ from typer.testing import CliRunner
 
 from mushka.cli.main import app
 from mushka.rules import make_rules
+from mushka.sim.backend import Backend, Placement
 from mushka.sim.cluster import RayExecutor, package_env, ray_backend
 from mushka.sim.errors import SimulationError
-from mushka.sim.executors import Backend, Placement
 from mushka.sim.play import SimTable, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.study import Config, measure
 from mushka.sim.tournament import plan_tournament, rate

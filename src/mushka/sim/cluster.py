@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any, Final, ParamSpec, TypeVar
 
 from mushka.i18n import LocalText, add_texts
+from mushka.sim.backend import Backend, Placement
 from mushka.sim.errors import SimulationError
-from mushka.sim.executors import Backend, Placement
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -145,7 +145,7 @@ def placement() -> Placement:
 @contextmanager
 def ray_backend(address: str, *, runtime_env: dict[str, Any] | None = None, ship: bool | None = None,
                 max_retries: int = RETRIES) -> Iterator[Backend]:
-    """A :class:`~mushka.sim.executors.Backend` on the Ray cluster at ``address``.
+    """A :class:`~mushka.sim.backend.Backend` on the Ray cluster at ``address``.
 
     ``address`` is ``auto`` (the cluster of this machine: ``$RAY_ADDRESS``,
     or the one ``ray start`` set up here, as inside a ``ray job submit``

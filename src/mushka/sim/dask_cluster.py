@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from mushka.i18n import add_texts
+from mushka.sim.backend import Backend, Placement
 from mushka.sim.errors import SimulationError
-from mushka.sim.executors import Backend, Placement
 
 CONNECT_SECONDS = 10
 """How long ``--cluster dask://…`` waits for the scheduler to answer."""
@@ -38,7 +38,7 @@ def _distributed() -> Any:
 
 @contextmanager
 def dask_backend(address: str) -> Iterator[Backend]:
-    """A :class:`~mushka.sim.executors.Backend` on the Dask scheduler at ``address``
+    """A :class:`~mushka.sim.backend.Backend` on the Dask scheduler at ``address``
     (``dask://HOST:PORT`` or ``tcp://HOST:PORT``), its CPUs the workers' threads."""
     distributed = _distributed()
     target = "tcp://" + address.removeprefix("dask://").removeprefix("tcp://")

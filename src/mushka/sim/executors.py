@@ -14,8 +14,10 @@ A run plays batches of games through a :class:`concurrent.futures.Executor`:
 
 Every engine runs the same batch function on the same batches, and every
 game carries its own seed, so the games of a run do not depend on where
-they were played.  :class:`Backend` bundles an executor with how many
-batches it plays at once and a :class:`Placement` that says where it ran.
+they were played.  :func:`open_backend` gives a
+:class:`~mushka.sim.backend.Backend`: an executor with how many batches it
+plays at once and a :class:`~mushka.sim.backend.Placement` that says where
+it ran.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_texts
+from mushka.sim.backend import Backend, Placement
 from mushka.sim.errors import SimulationError
 
 P = ParamSpec("P")
@@ -56,64 +58,6 @@ class InlineExecutor(Executor):
         except Exception as exc:  # kept in the future, as a pool keeps it; Ctrl-C goes straight up
             future.set_exception(exc)
         return future
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Where a run was played: the engine, its address, nodes and CPUs."""
-
-    engine: str
-    """``inline`` (this process), ``local`` (a process pool), ``ray`` or ``dask``."""
-    nodes: int = 1
-    cpus: int = 1
-    """CPUs (worker processes of a pool) the run could use."""
-    address: str | None = None
-    """The cluster's address, if any."""
-    version: str | None = None
-    """The version of Ray (or of Dask's ``distributed``) the cluster runs, if any."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``where`` block of a summary."""
-        out: dict[str, Any] = {"engine": self.engine, "nodes": self.nodes, "cpus": self.cpus}
-        if self.address is not None:
-            out["address"] = self.address
-        if self.version is not None:
-            out[self.engine] = self.version  # "ray": "2.60.0", "dask": "2026.8.0"
-        return out
-
-    def text(self, lang: str) -> str:
-        """One line for people: where the games were played."""
-        return placement_text(self.to_json(), lang)
-
-
-def placement_text(where: dict[str, Any], lang: str) -> str:
-    """The line of a summary's ``where`` block in ``lang``."""
-    if where["engine"] == "dask":
-        return tr("sim.where.dask", lang, address=where.get("address") or "?", nodes=where["nodes"],
-                  cpus=where["cpus"])
-    if where["engine"] == "ray":
-        return tr("sim.where.ray", lang, address=where.get("address") or "?", nodes=where["nodes"],
-                  cpus=where["cpus"])
-    if where["engine"] == "local":
-        return tr("sim.where.local", lang, cpus=where["cpus"])
-    return tr("sim.where.inline", lang)
-
-
-@dataclass(slots=True)
-class Backend:
-    """An executor, how many batches it plays at once, and where that is."""
-
-    executor: Executor
-    slots: int
-    placement: Placement
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Engine-specific facts for tests and benchmarks."""
-    report: Callable[[], Placement] | None = None
-    """Where the run was played, asked after it (a cluster counts the nodes that played)."""
-
-    def played(self) -> Placement:
-        """Where the games were played: the placement at the start unless the engine knows better."""
-        return self.placement if self.report is None else self.report()
 
 
 def check_cluster(cluster: str) -> str:
@@ -160,11 +104,6 @@ def open_backend(cluster: str = "local", workers: int = 1, *,
 
 
 add_texts({
-    "sim.where.inline": ("Played in this process.", "Сыграно в этом процессе."),
-    "sim.where.local": ("Played on this machine: {cpus} worker processes.",
-                        "Сыграно на этой машине: рабочих процессов: {cpus}."),
-    "sim.where.ray": ("Played on the Ray cluster {address}: {nodes} node(s), {cpus} CPUs.",
-                      "Сыграно на кластере Ray {address}: узлов: {nodes}, процессоров: {cpus}."),
     "error.bad_cluster": (
         "--cluster {value!r} is not understood; use local, auto, ray://HOST:PORT or dask://HOST:PORT",
         "--cluster {value!r} не распознан; используйте local, auto, ray://ХОСТ:ПОРТ или dask://ХОСТ:ПОРТ",
@@ -174,10 +113,7 @@ add_texts({
 
 __all__ = [
     "CLUSTER_HELP",
-    "Backend",
     "InlineExecutor",
-    "Placement",
     "check_cluster",
     "open_backend",
-    "placement_text",
 ]

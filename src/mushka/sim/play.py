@@ -44,8 +44,9 @@ from mushka.errors import MushkaError
 from mushka.match import Game, new_game
 from mushka.records import MAX_SEAT_NAME, record_of_game
 from mushka.rules import Rules, make_rules
+from mushka.sim.backend import Backend
 from mushka.sim.errors import SimulationError
-from mushka.sim.executors import Backend, InlineExecutor, open_backend
+from mushka.sim.executors import InlineExecutor, open_backend
 
 PLAYERS_RULE = {"classic": "C1", "mistigri": "MI1", "kopilka": "K1"}
 """The rule that sets the number of players of each variant."""

@@ -33,7 +33,8 @@ from typing import Any
 from mushka.bots import BOTS
 from mushka.errors import MushkaError
 from mushka.rules import make_rules
-from mushka.sim.executors import CLUSTER_HELP, Backend, check_cluster, open_backend
+from mushka.sim.backend import Backend
+from mushka.sim.executors import CLUSTER_HELP, check_cluster, open_backend
 from mushka.sim.play import GameStats, SimTable, default_jobs, run_jobs, seat_bots, simulation_jobs
 from mushka.sim.stats import mean_ci, proportion_ci
 from mushka.sim.summary import unluckiest

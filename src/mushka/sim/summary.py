@@ -27,7 +27,7 @@ from rich.table import Table as RichTable
 from mushka.i18n import add_text_file, tr
 from mushka.rules import Rules
 from mushka.rules.variants import find_variant
-from mushka.sim.executors import placement_text
+from mushka.sim.backend import placement_text
 from mushka.sim.play import GameStats
 from mushka.sim.stats import mean_ci, proportion_ci
 
@@ -294,7 +294,7 @@ def summarise_run(
 ) -> dict[str, Any]:
     """The JSON-ready summary of a run (see ``docs/simulation.md``).
 
-    ``where`` is the run's :meth:`~mushka.sim.executors.Placement.to_json`
+    ``where`` is the run's :meth:`~mushka.sim.backend.Placement.to_json`
     (engine, nodes, CPUs, cluster address).
     """
     kind = _kind(rules.variant)
