@@ -59,10 +59,7 @@ class Suit(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Parse a suit letter, symbol or Russian initial (``S``, ``♠``, ``п``)."""
-        key = text.strip().lower()
-        if key in _SUIT_INPUT:
-            return cls(_SUIT_INPUT[key])
-        raise ParseError("bad_suit", rule="N1", text=text)
+        return cls(_read_input(_SUIT_INPUT, text.strip().lower(), "bad_suit", text))
 
 
 class Rank(IntEnum):
@@ -99,10 +96,7 @@ class Rank(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """Parse a rank character (``A``, ``T``, ``10``, Russian ``Т``/``К``/``Д``/``В``)."""
-        key = text.strip().upper()
-        if key in _RANK_INPUT:
-            return cls(_RANK_INPUT[key])
-        raise ParseError("bad_rank", rule="N1", text=text)
+        return cls(_read_input(_RANK_INPUT, text.strip().upper(), "bad_rank", text))
 
 
 class SuitGenitive:
@@ -160,6 +154,14 @@ _RANK_INPUT: Final[dict[str, int]] = {
     # Cyrillic rank letters (N2 display form read back).
     "В": 9, "Д": 10, "К": 11, "Т": 12,
 }
+
+
+
+def _read_input(table: dict[str, int], key: str, error: str, text: str) -> int:
+    """The value of ``key`` in a table of what N1 reads, or N1's refusal naming the ``text`` given."""
+    if key in table:
+        return table[key]
+    raise ParseError(error, rule="N1", text=text)
 
 
 class Card:
