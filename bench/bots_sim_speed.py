@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import time
+
+from search_speed import build_envs
 
 
 def child(args: argparse.Namespace) -> None:
@@ -43,17 +44,6 @@ def child(args: argparse.Namespace) -> None:
               flush=True)
 
 
-def _env(name: str, path: str) -> dict[str, str]:
-    env = dict(os.environ)
-    if path:
-        env["PYTHONPATH"] = path
-    if name == "pure" or name.endswith("-pure"):
-        env["MUSHKA_PURE"] = "1"
-    else:
-        env.pop("MUSHKA_PURE", None)
-    return env
-
-
 def main(argv: list[str] | None = None) -> None:
     """Run the builds interleaved and report the median and best games/s."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -67,14 +57,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         child(args)
         return
-    builds = [(n, p) for n, _, p in (b.partition("=") for b in args.builds.split(","))]
+    builds = build_envs(args.builds)
     rates: dict[tuple[str, str], list[float]] = {}
     loads = []
     for _ in range(args.rounds):
-        for name, path in builds:
+        for name, env in builds:
             cmd = [sys.executable, __file__, "--child", "--tables", args.tables, "--bot", args.bot,
                    "--games", str(args.games)]
-            done = subprocess.run(cmd, env=_env(name, path), capture_output=True, text=True, check=True)
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
             with open("/proc/loadavg", encoding="ascii") as f:
                 loads.append(f.read().split()[0])
             for line in done.stdout.splitlines():

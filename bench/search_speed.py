@@ -117,7 +117,8 @@ def _tables(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def _builds(text: str) -> list[tuple[str, dict[str, str]]]:
+def build_envs(text: str) -> list[tuple[str, dict[str, str]]]:
+    """``--builds``: each build's name and the environment of its child process (also bench/bots_sim_speed.py's)."""
     out = []
     for part in text.split(","):
         name, _, path = part.partition("=")
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         profile(args)
         return
-    builds = _builds(args.builds)
+    builds = build_envs(args.builds)
     rows: dict[tuple[str, str], list[dict[str, object]]] = {}
     loads = []
     for r in range(args.rounds):
