@@ -92,8 +92,8 @@ def register(app: typer.Typer) -> None:
         """Measure random self-play on the fast path, per variant and table size."""
         configs = CONFIGS
         if variant is not None:
-            name = make_rules(variant, 4 if players is None else players).variant
-            configs = [c for c in configs if c[0] == name]
+            wanted = make_rules(variant, 4 if players is None else players).variant
+            configs = [c for c in configs if c[0] == wanted]
         if players is not None:
             configs = [c for c in configs if c[1] == players]
         if not as_json:

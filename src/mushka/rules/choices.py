@@ -13,6 +13,11 @@ option's help and its error messages list them in.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
+
+VariantName = Literal["classic", "mistigri", "kopilka"]
+"""The canonical name of a variant (:data:`mushka.rules.variants.VARIANTS`' keys): plain
+text, since records, the server and every table key hold the name as it is."""
 
 
 class AllPass(StrEnum):

@@ -14,7 +14,7 @@ from typing import Any, Final, Generic, TypeVar, cast
 
 from mushka.cards import CARDS, RANK_LETTERS, Card, Rank, deck_mask
 from mushka.errors import OptionsError
-from mushka.rules.choices import AllPass, FlushMode, LonePlayer, PrivilegedFour, Redistribution, Renege
+from mushka.rules.choices import AllPass, FlushMode, LonePlayer, PrivilegedFour, Redistribution, Renege, VariantName
 from mushka.rules.options import (
     KOPILKA,
     MISTIGRI,
@@ -73,7 +73,7 @@ class Rules:
     variants they do not apply to.
     """
 
-    variant: str
+    variant: VariantName
     players: int
     deck_by_players: tuple[tuple[int, int], ...]
     deck: int | None

@@ -23,13 +23,14 @@ from typing import Final
 from mushka._pickle import FrozenValue
 from mushka.cards import Card
 from mushka.errors import OptionsError
+from mushka.rules.choices import VariantName
 
 
 @dataclass(frozen=True, slots=True)
 class Variant(FrozenValue):
     """A variant's name, aliases, titles, table sizes, privileged card and structure."""
 
-    name: str
+    name: VariantName
     aliases: tuple[str, ...]
     title_en: str
     title_ru: str
@@ -61,7 +62,7 @@ class Variant(FrozenValue):
         return self.title(lang)
 
 
-VARIANTS: Final[dict[str, Variant]] = {
+VARIANTS: Final[dict[VariantName, Variant]] = {
     "classic": Variant(
         "classic", ("classic", "обычная", "каноническая", "мушка", "mouche", "loo"),
         "Classic Mushka", "Обычная мушка", (3, 4, 5, 6, 7), 4, Card("AS"), "C",
@@ -80,7 +81,7 @@ VARIANTS: Final[dict[str, Variant]] = {
 }
 """The variants by canonical name."""
 
-_ALIASES: Final[dict[str, str]] = {
+_ALIASES: Final[dict[str, VariantName]] = {
     alias.casefold(): v.name for v in VARIANTS.values() for alias in v.aliases
 }
 
