@@ -36,7 +36,7 @@ from typing import Any, Final, ParamSpec, TypeVar
 
 from mushka.i18n import LocalText, add_texts
 from mushka.sim.backend import Backend, Placement
-from mushka.sim.errors import SimulationError
+from mushka.sim.errors import SimulationError, require_extra
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -47,10 +47,9 @@ RETRIES = 3
 
 def _ray() -> Any:
     """The ``ray`` module, or a clear error naming the extra that brings it."""
-    try:
-        import ray
-    except ImportError:
-        raise SimulationError("needs_extra", extra="cluster", what="--cluster", modules="ray") from None
+    require_extra("cluster", "--cluster", ("ray",))
+    import ray
+
     return ray
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from mushka.i18n import add_texts
 from mushka.sim.backend import Backend, Placement
-from mushka.sim.errors import SimulationError
+from mushka.sim.errors import SimulationError, require_extra
 
 CONNECT_SECONDS = 10
 """How long ``--cluster dask://…`` waits for the scheduler to answer."""
@@ -29,10 +29,9 @@ CONNECT_SECONDS = 10
 
 def _distributed() -> Any:
     """The ``distributed`` module, or a clear error naming the extra that brings it."""
-    try:
-        import distributed
-    except ImportError:
-        raise SimulationError("needs_extra", extra="dask", what="--cluster dask://", modules="distributed") from None
+    require_extra("dask", "--cluster dask://", ("distributed",))
+    import distributed
+
     return distributed
 
 
