@@ -23,7 +23,7 @@ from typing import Final
 
 from mushka.cards import CARDS, SUIT_MASKS, Suit, card_count, cards_of, indices
 from mushka.engine.actions import PASS, PLAYS, SUIT_PLAYS, TAKES, Action, Kind, plays_of, stand_mask
-from mushka.engine.deal import Deal, DealResult, Phase
+from mushka.engine.deal import DealResult, Phase
 from mushka.engine.events import (
     AllPassed,
     DealEnded,
@@ -42,7 +42,8 @@ from mushka.engine.events import (
 )
 from mushka.engine.exchanges import DeclareChoices, exchange_subsets, subset_mask
 from mushka.engine.trump_cards import key_tables, special_hand
-from mushka.engine.trump_view import PASSED, STOOD, UNDECIDED, trump_result, trump_view
+from mushka.engine.trump_state import PASSED, STOOD, UNDECIDED, TrumpState
+from mushka.engine.trump_view import trump_result, trump_view
 from mushka.engine.views import DealView
 from mushka.rules.choices import FlushMode, LonePlayer
 from mushka.rules.model import DerivedKey, Rules
@@ -66,56 +67,10 @@ _NO_STATE: Final[dict[str, object]] = {}
 Why = tuple[str, str, dict[str, object]] | None
 
 
-class TrumpDeal(Deal):
-    """One deal of classic мушка or мушка-мистигри."""
+class TrumpDeal(TrumpState):
+    """One deal of classic мушка or мушка-мистигри: its moves over the state of :class:`TrumpState`."""
 
-    __slots__ = (
-        "_best_card",
-        "_best_key",
-        "_best_seat",
-        "_cands",
-        "_decl",
-        "_exch",
-        "_final",
-        "_flush_seat",
-        "_ktab",
-        "_ktabs",
-        "_next",
-        "_open",
-        "_order",
-        "_priv",
-        "_priv_bit",
-        "_priv_holder",
-        "_side",
-        "_stood_before_dealer",
-        "_took",
-        "_trump_mask",
-        "trump",
-        "turnup",
-    )
-
-    turnup: int
-    trump: int
-    _trump_mask: int
-    _priv: int
-    _priv_bit: int
-    _ktabs: tuple[tuple[int, ...], ...]
-    _ktab: tuple[int, ...]
-    _decl: list[int]
-    _exch: list[int]
-    _took: bool
-    _open: int
-    _cands: list[tuple[tuple[int, int, int], int]]
-    _order: list[int]
-    _next: list[int]
-    _priv_holder: int
-    _best_key: int
-    _best_seat: int
-    _best_card: int
-    _stood_before_dealer: int
-    _side: list[int]
-    _flush_seat: int
-    _final: tuple[bool, int, int]
+    __slots__ = ()
 
     # --- setup --------------------------------------------------------------
 

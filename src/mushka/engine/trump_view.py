@@ -1,6 +1,7 @@
 """What a trump deal tells: a seat's view of it, and its result once it is over.
 
-Classic мушка and мушка-мистигри (:class:`mushka.engine.trump.TrumpDeal`):
+Classic мушка and мушка-мистигри (:class:`mushka.engine.trump.TrumpDeal`, read
+through its fields, :class:`~mushka.engine.trump_state.TrumpState`):
 the view holds what a seat may know (its hand, the public cards and
 declarations, the hands shown by MI9/C22), the result the settlement of the
 records (C17-C19, MI6-MI7).  Both read the deal's state and change nothing.
@@ -8,23 +9,14 @@ records (C17-C19, MI6-MI7).  Both read the deal's state and change nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
-
 from mushka.cards import CARDS, Suit, cards_of
 from mushka.engine.actions import Action
+from mushka.engine.trump_state import PASSED, STOOD, UNDECIDED, TrumpState
 from mushka.engine.types import DealResult, Phase
 from mushka.engine.views import DealView
 
-if TYPE_CHECKING:
-    from mushka.engine.trump import TrumpDeal
 
-# The declaration of each seat (C7), as the deal keeps it.
-UNDECIDED: Final = 0
-PASSED: Final = 1
-STOOD: Final = 2
-
-
-def record_changes(deal: TrumpDeal) -> tuple[list[int], list[int], list[int]]:
+def record_changes(deal: TrumpState) -> tuple[list[int], list[int], list[int]]:
     """C17-C19, MI6-MI7 of a finished deal not stopped by a мушка: each seat's record
     change, remiz and privileged bonus (what :func:`trump_result` reports, and all that
     a deal's payoff needs: :func:`~mushka.engine.utility.trump_payoffs`)."""
@@ -46,7 +38,7 @@ def record_changes(deal: TrumpDeal) -> tuple[list[int], list[int], list[int]]:
     return delta, remiz, bonus
 
 
-def trump_result(deal: TrumpDeal) -> DealResult:
+def trump_result(deal: TrumpState) -> DealResult:
     """C17-C19, MI6-MI7: each standing player's record changes."""
     rules = deal.rules
     n = deal.n
@@ -71,7 +63,7 @@ def trump_result(deal: TrumpDeal) -> DealResult:
     )
 
 
-def trump_view(deal: TrumpDeal, seat: int | None) -> DealView:
+def trump_view(deal: TrumpState, seat: int | None) -> DealView:
     """What ``seat`` (or a spectator, ``None``) may know of ``deal``: see :class:`DealView`
     (the seat is checked by the deal)."""
     n = deal.n
