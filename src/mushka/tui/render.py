@@ -130,14 +130,14 @@ def table_panel(view: GameView, names: Sequence[str], human: int, lang: str) -> 
     deal = view.deal
     rules = deal.rules
     on_table = dict(deal.trick)
-    trick_notes = _trick_actions(deal) if not rules.has_trumps else {}
+    trick_notes = _trick_actions(deal)  # kopilka's passes and draws (K11); none elsewhere
     # The trick just taken stays in its column, its winner marked, until the next lead:
     # the last card of a trick is never gone before the player could see it.
     taken = deal.tricks[-1] if not deal.trick and deal.tricks and deal.phase is Phase.PLAY else None
     if taken is not None:
         on_table = dict(taken.cards)
     leader = deal.trick[0][0] if deal.trick else (taken.cards[0][0] if taken is not None else None)
-    middle = tr("tui.col_decl", lang) if rules.has_trumps else ""
+    middle = tr("tui.col_decl", lang) if deal.declarations else ""  # kopilka declares nothing (K5)
     out = Text()
     header = (
         "  " + _pad(tr("tui.col_seat", lang), NAME_WIDTH) + " "
