@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from mushka.cards import SUIT_MASKS
 from mushka.engine import DealView
+from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, stand_mask
 from mushka.engine.events import (
     CardTaken,
     Dealt,
@@ -82,6 +83,35 @@ class Step:
     mask: int = 0
     ref: int = -1
     """For a hidden discard: which discard of that seat it is (in order)."""
+
+
+def step_actions(steps: list[Step], me: int, *, stands: list[int] | None = None, take: int = -1,
+                 discarded: dict[tuple[int, int], int] | None = None) -> list[Action]:
+    """The actions that replay a history of ``steps``, with the hidden parts a proposal chose.
+
+    ``stands`` are each seat's exchange discards (C7), ``take`` the dealer's
+    discard for the turned card (C6), ``discarded`` the other seats' hidden
+    kopilka discards by (seat, which discard of that seat) (K7/K8); the
+    viewer's own discards are his steps' cards.
+    """
+    out: list[Action] = []
+    for st in steps:
+        kind = st.kind
+        if kind == "play":
+            out.append(PLAYS[st.card])
+        elif kind == "pass":
+            out.append(PASS)
+        elif kind == "draw":
+            out.append(DRAW)
+        elif kind == "stand":
+            assert stands is not None
+            out.append(stand_mask(stands[st.seat]))
+        elif kind == "take":
+            out.append(TAKES[take])
+        else:  # discard
+            assert discarded is not None
+            out.append(DISCARDS[st.card if st.seat == me else discarded[st.seat, st.ref]])
+    return out
 
 
 @dataclass(slots=True)
@@ -413,4 +443,4 @@ add_texts({
 })
 
 __all__ = ["KopilkaBlock", "KopilkaFacts", "Observation", "Step", "TrumpFacts", "kopilka_facts", "mask_of_cards",
-           "suits_mask", "trump_facts"]
+           "step_actions", "suits_mask", "trump_facts"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 
 from mushka.cards import SUIT_MASKS, card_count, index_list
-from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, Action
+from mushka.engine.actions import Action
 from mushka.engine.deal import shuffle
 from mushka.engine.views import DealView
-from mushka.worlds.facts import KopilkaFacts, Observation
+from mushka.worlds.facts import KopilkaFacts, Observation, step_actions
 from mushka.worlds.fill import WorldFailed, assign, deal_deck, max_suit_count, pick_bits
 
 
@@ -156,18 +156,7 @@ def propose_kopilka(view: DealView, f: KopilkaFacts, rng: random.Random) -> tupl
     picks_all: list[int] = []
     for p in reversed(picks_rev):
         picks_all.extend(p)
-    actions: list[Action] = []
-    for st in f.steps:
-        if st.kind == "play":
-            actions.append(PLAYS[st.card])
-        elif st.kind == "pass":
-            actions.append(PASS)
-        elif st.kind == "draw":
-            actions.append(DRAW)
-        else:  # discard
-            card = st.card if st.seat == me else discarded[st.seat, st.ref]
-            actions.append(DISCARDS[card])
-    return deck, picks_all, actions
+    return deck, picks_all, step_actions(f.steps, me, discarded=discarded)
 
 
 def _hand_now(view: DealView) -> int:

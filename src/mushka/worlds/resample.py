@@ -40,7 +40,7 @@ from mushka.engine.actions import PASS, PLAYS, TAKES, Action, stand_mask
 from mushka.engine.deal import Deal
 from mushka.engine.events import Dealt, Declared, Event, Played, Shown, TookTurnup, TrickTaken, TurnedUp
 from mushka.engine.steps import StepDeal
-from mushka.errors import IllegalActionError, MushkaError
+from mushka.errors import MushkaError
 from mushka.i18n import add_texts
 from mushka.worlds.facts import kopilka_facts
 from mushka.worlds.fill import WorldFailed
@@ -102,12 +102,7 @@ def resample_deal(deal: Deal, seat: int, rng: random.Random, *, tries: int = TRI
         except WorldFailed:
             continue
         other = new_deal(rules, deal.dealer, deck=deck)
-        try:
-            for action in actions:
-                other.apply(action)
-        except IllegalActionError:
-            continue
-        if other.events(seat) == seen:
+        if _shows(other, actions, seat, seen):
             return other
     raise MushkaError("resample_failed", rule="C14", tries=tries)
 
@@ -129,14 +124,24 @@ def _resample_kopilka(deal: Deal, seat: int, rng: random.Random, tries: int) -> 
         # K7: picks still to come (groups not checked yet) come from a generator of their own.
         other = new_deal(deal.rules, deal.dealer, deck=deck, picks=picks, rng=random.Random(rng.getrandbits(64)),
                          pot=facts.initial_pot, balances=list(facts.initial_balances))
-        try:
-            for action in actions:
-                other.apply(action)
-        except MushkaError:
-            continue
-        if other.events(seat) == seen:
+        if _shows(other, actions, seat, seen):
             return other
     raise MushkaError("resample_failed", rule="K7", tries=tries)
+
+
+def _shows(other: Deal, actions: list[Action], seat: int, seen: list[Event]) -> bool:
+    """Whether ``actions``, replayed on ``other`` with checks, show ``seat`` exactly the events ``seen``.
+
+    A proposal that breaks a rule on the way (an illegal action: a void
+    or an exchange the view rules out; in kopilka also a K7 pick the group
+    cannot give) is not the seat's deal either.
+    """
+    try:
+        for action in actions:
+            other.apply(action)
+    except MushkaError:
+        return False
+    return other.events(seat) == seen
 
 
 def _mask(cards: tuple[Card | None, ...] | None) -> int:

@@ -28,11 +28,11 @@ import random
 from typing import Protocol
 
 from mushka.cards import SUIT_MASKS, card_count, index_list
-from mushka.engine.actions import PASS, PLAYS, TAKES, Action, stand_mask
+from mushka.engine.actions import Action
 from mushka.engine.deal import shuffle
 from mushka.engine.views import DealView
 from mushka.rules import Rules
-from mushka.worlds.facts import TrumpFacts, mask_of_cards, suits_mask
+from mushka.worlds.facts import TrumpFacts, mask_of_cards, step_actions, suits_mask
 from mushka.worlds.fill import WorldFailed, assign, deal_deck, pick_bits
 
 History = tuple[int, int, int, int, int]
@@ -201,17 +201,7 @@ class TrumpProposal:
         if prefer is not None and not seatwise and rng.random() >= prefer.weight((h0, take_d, play_start, dead_of)):
             raise WorldFailed
         deck = deal_deck(self.view.dealer, self.rules.players, h0, talon, rng, f.turnup)
-        actions: list[Action] = []
-        for st in f.steps:
-            if st.kind == "play":
-                actions.append(PLAYS[st.card])
-            elif st.kind == "pass":
-                actions.append(PASS)
-            elif st.kind == "stand":
-                actions.append(stand_mask(dead_ex[st.seat]))
-            else:  # take
-                actions.append(TAKES[take_d])
-        return deck, [], actions
+        return deck, [], step_actions(f.steps, me, stands=dead_ex, take=take_d)
 
     def seat_history(self, j: int, filled: list[int], rng: random.Random) -> History:
         """How seat ``j``'s cards of ``filled`` got there (see :data:`History`).
