@@ -74,6 +74,16 @@ def play_mask(legal: tuple[Action, ...]) -> int:
     return out
 
 
+def declaration(kind: str, cards: int) -> Action:
+    """The action of a declaration the rules of thumb chose (:func:`~mushka.bots.policy.trump_declare`'s
+    kind and cards): a pass, the dealer's take of the turned card for ``cards``, or a stand throwing them."""
+    if kind == "pass":
+        return PASS
+    if kind == "take":
+        return TAKES[cards]
+    return stand_mask(cards)
+
+
 def trump_choice(view: GameView, unknown: int, eager: float = 0.0, style: Style = CLUB) -> Action:
     """The rules of thumb's action in classic or mistigri (C6-C15).
 
@@ -101,11 +111,7 @@ def trump_choice(view: GameView, unknown: int, eager: float = 0.0, style: Style 
         kind, cards = trump_declare(
             t, hand, me, d.dealer, trump, d.turnup.index, d.turnup_taken, standing, after,
             d.talon_size, unknown, PASS in d.legal, can_take, stakes)
-        if kind == "pass":
-            return PASS
-        if kind == "take":
-            return TAKES[cards]
-        return stand_mask(cards)
+        return declaration(kind, cards)
     trick = [c.index for _, c in d.trick]
     after = len(d.playing) - len(trick) - 1
     card = trump_play(t, trump, hand, play_mask(d.legal), trick, unknown, after, d.tricks_won[me] == 0)

@@ -39,22 +39,21 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import ClassVar, Final
 
 from mushka.bots.base import Knob, register_bot
 from mushka.bots.belief import BELIEF
 from mushka.bots.heuristic import HeuristicBot
 from mushka.bots.playout import Playout, Root, Score
-from mushka.bots.policy import kopilka_discard, trump_declare, win_chances
+from mushka.bots.policy import kopilka_discard, win_chances
 from mushka.bots.sampler import WorldSampler
-from mushka.bots.search import BUDGET_KNOBS, candidates
+from mushka.bots.search import BUDGET_KNOBS, Budget, candidates
 from mushka.bots.value import Outlook
-from mushka.bots.worlds import is_special
 from mushka.engine import Action, Deal, Kind, Phase
-from mushka.engine.actions import DISCARDS, PASS, TAKES, stand_mask
+from mushka.engine.actions import DISCARDS
 from mushka.engine.trump import TrumpDeal
-from mushka.errors import OptionsError
 from mushka.match import GameView
+from mushka.worlds.trump import is_special
 
 DEFAULT_ITERATIONS = 1500
 """Iterations per decision by default (each one world, one descent, one playout)."""
@@ -76,27 +75,19 @@ class _Node:
 
 
 @dataclass(frozen=True, slots=True)
-class IsmctsConfig:
+class IsmctsConfig(Budget):
     """The tree search's configuration."""
 
+    BOT: ClassVar[str] = "ismcts"
+
     iterations: int = DEFAULT_ITERATIONS
-    """Iterations per decision (0: no limit of that kind)."""
-    seconds: float = DEFAULT_SECONDS
-    """The cap on thinking time per decision (0: no limit of that kind)."""
-    epsilon: float = 0.05
-    """The share of random moves in playouts."""
-    tau: float = 0.0
-    """The temperature of the partie outlook (0: the table's fitted value)."""
+    """Iterations per decision, each one world, one descent and one playout (0: no limit of that kind)."""
     explore: float = 0.7
     """The UCB1 constant, in units of the spread of the values seen."""
     worlds: int = 100
     """The size of the pool of sampled worlds cycled through."""
     chase: bool = True
     """Add the exchanges that chase a special hand to the declaration's candidates (C22, MI9, MI13)."""
-
-    def __post_init__(self) -> None:
-        if not self.iterations and not self.seconds:
-            raise OptionsError("bot_needs_budget", bot="ismcts")
 
 
 ISMCTS_KNOBS: Final = (*BUDGET_KNOBS, Knob("explore", 0), Knob("worlds", 1, None, int), Knob("chase", 0, 1, bool))
@@ -326,24 +317,9 @@ def _advance(d: Deal, a: Action, f: Root) -> None:
 
 def _policy(playout: Playout, d: Deal, f: Root) -> Action:
     """The rules of thumb's action for the seat to act, from its hand and the public cards."""
-    rules = d.rules
-    seat = d.to_act
-    hand = d.hands[seat]
-    t = playout.t
     if not isinstance(d, TrumpDeal):
-        return DISCARDS[kopilka_discard(t, hand, rules.suit_values)]
-    turn_bit = 1 << d.turnup
-    after = (d.dealer - seat) % d.n
-    unknown = rules.deck_bits & ~hand & ~f.played & ~turn_bit
-    kind, cards = trump_declare(
-        t, hand, seat, d.dealer, d.trump, d.turnup, f.took, f.standing.bit_count(), after, d.talon_size,
-        unknown, d.is_legal(PASS), rules.dealer_takes_turnup and seat == d.dealer and not f.took,
-        playout.stakes[seat])
-    if kind == "pass":
-        return PASS
-    if kind == "take":
-        return TAKES[cards]
-    return stand_mask(cards)
+        return DISCARDS[kopilka_discard(playout.t, d.hands[d.to_act], d.rules.suit_values)]
+    return playout.declare(d, f.played, 1 << d.turnup, f.standing.bit_count(), f.took)
 
 
 register_bot("ismcts", IsmctsBot, config=IsmctsConfig, knobs=ISMCTS_KNOBS)

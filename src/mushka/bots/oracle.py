@@ -19,14 +19,13 @@ but an oracle made that way refuses to play until it is attached::
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from mushka.bots.base import Knob, register_bot
-from mushka.bots.search import BUDGET_KNOBS, DEFAULT_ITERATIONS, Phases, SearchBot, SearchConfig, thinks
-from mushka.engine import Action, Deal, new_deal
+from mushka.bots.search import BUDGET_KNOBS, Budget, Phases, SearchBot, SearchConfig, WorldSource
+from mushka.engine import Deal, new_deal
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import MushkaError
@@ -39,17 +38,13 @@ class OracleNotAttachedError(MushkaError):
 
 
 @dataclass(frozen=True, slots=True)
-class OracleConfig:
+class OracleConfig(Budget):
     """The oracle's configuration: the search's budget and candidates, and what of the deal it sees."""
 
-    iterations: int = DEFAULT_ITERATIONS
-    """Playouts per decision, as for the search bot."""
+    BOT: ClassVar[str] = "oracle"
+
     seconds: float = 0.0
     """The cap on thinking time per decision (0, the default: none)."""
-    epsilon: float = 0.05
-    """The share of random moves in playouts."""
-    tau: float = 0.0
-    """The temperature of the partie outlook (0: the table's fitted value)."""
     talon: bool = True
     """Whether it sees the order of the talon too (every card); without, it sees every hand and discard
     but shuffles the cards still in the talon afresh in each playout."""
@@ -61,10 +56,7 @@ class OracleConfig:
     def search(self) -> SearchConfig:
         """The search the oracle runs on the true deal."""
         return SearchConfig(iterations=self.iterations, seconds=self.seconds, epsilon=self.epsilon, tau=self.tau,
-                            chase=self.chase, phases=self.phases, bot="oracle")
-
-    def __post_init__(self) -> None:
-        self.search()  # the budget's check, under the oracle's name
+                            chase=self.chase, phases=self.phases)
 
 
 ORACLE_KNOBS: Final = (*BUDGET_KNOBS, Knob("talon", 0, 1, bool), Knob("chase", 0, 1, bool),
@@ -72,46 +64,32 @@ ORACLE_KNOBS: Final = (*BUDGET_KNOBS, Knob("talon", 0, 1, bool), Knob("chase", 0
 """What an ``oracle`` spec may set (:class:`OracleConfig`)."""
 
 
-class OracleBot:
+class OracleBot(SearchBot):
     """Determinized search on the true deal (research only, see the module docstring)."""
 
     name = "oracle"
 
     def __init__(self, config: OracleConfig = OracleConfig(), peek: Callable[[], Deal] | None = None) -> None:
         """The search of ``config`` on the deal ``peek`` returns (the true current deal)."""
-        self.config = config
-        self._search = SearchBot(config.search())
+        super().__init__(config.search())
+        self.talon = config.talon
+        """Whether the oracle sees the order of the talon."""
         self._peek = peek
-        self.times: list[float] = []
-        """Seconds spent on each decision that needed thought."""
 
     def attach(self, peek: Callable[[], Deal]) -> OracleBot:
         """Show the oracle the true deal: ``peek()`` must return the deal being played."""
         self._peek = peek
         return self
 
-    @property
-    def last(self) -> list[tuple[Action, float]]:
-        """The last decision's candidates with their mean values on the true deal (for benchmarks)."""
-        return self._search.last
-
-    def choose(self, view: GameView, rng: random.Random) -> Action:
-        """The best candidate found by playouts of the true deal."""
-        d = view.deal
-        if len(d.legal) == 1:
-            return d.legal[0]
-        if not thinks(d.phase, self.config.phases):
-            return self._search.choose(view, rng)  # the search's own rules of thumb there
+    def source(self, view: GameView) -> WorldSource:
+        """The true deal of ``view`` (its talon shuffled afresh for each world unless the oracle sees it)."""
         if self._peek is None:
             raise OracleNotAttachedError("oracle_not_attached")
         truth = self._peek()
+        d = view.deal
         if truth.to_act != d.seat or truth.dealer != d.dealer or len(truth.actions) != _steps(view):
             raise OracleNotAttachedError("oracle_wrong_deal")
-        start = time.perf_counter()
-        source = (lambda r: truth.copy()) if self.config.talon else (lambda r: _reshuffled(truth, r))
-        action = self._search.search(view, source, rng)
-        self.times.append(time.perf_counter() - start)
-        return action
+        return (lambda r: truth.copy()) if self.talon else (lambda r: _reshuffled(truth, r))
 
 
 def _reshuffled(truth: Deal, rng: random.Random) -> Deal:
@@ -140,7 +118,7 @@ def _reshuffled(truth: Deal, rng: random.Random) -> Deal:
 
 def _steps(view: GameView) -> int:
     """How many actions the view's deal has seen (to check the attached deal)."""
-    from mushka.bots.knowledge import kopilka_facts, trump_facts
+    from mushka.worlds.facts import kopilka_facts, trump_facts
 
     d = view.deal
     facts = trump_facts(d) if d.rules.has_trumps else kopilka_facts(d)

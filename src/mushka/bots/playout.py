@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
+from mushka.bots.heuristic import declaration
 from mushka.bots.policy import (
     Stakes,
     kopilka_discard,
@@ -30,7 +31,7 @@ from mushka.bots.policy import (
 )
 from mushka.cards import card_count
 from mushka.engine import Action, Deal, DealView, Kind, Phase
-from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, stand_mask
+from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS
 from mushka.engine.events import Shown
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.trump import TrumpDeal
@@ -158,7 +159,7 @@ class Playout:
             elif eps and rng.random() < eps:
                 a = legal[rng.randrange(len(legal))]
             elif d.phase is _DECLARE:
-                a = self._declare(d, played, turn_bit, card_count(standing), took)
+                a = self.declare(d, played, turn_bit, card_count(standing), took)
             else:
                 seat = d.to_act
                 hand = d.hands[seat]
@@ -187,7 +188,9 @@ class Playout:
                     delta[s] = -won[s] * rules.trick_value - (rules.privileged_bonus if s == holder else 0)
         return Score(delta=tuple(delta))
 
-    def _declare(self, d: TrumpDeal, played: int, turn_bit: int, standing: int, took: bool) -> Action:
+    def declare(self, d: TrumpDeal, played: int, turn_bit: int, standing: int, took: bool) -> Action:
+        """The rules of thumb's declaration (C6-C10) for the seat to act, from its hand and the public
+        cards (``played``, the turned card's bit ``turn_bit``), ``standing`` seats having stood so far."""
         seat = d.to_act
         rules = self.rules
         hand = d.hands[seat]
@@ -197,11 +200,7 @@ class Playout:
             self.t, hand, seat, d.dealer, d.trump, d.turnup, took, standing, after, d.talon_size,
             unknown, d.is_legal(PASS), rules.dealer_takes_turnup and seat == d.dealer and not took,
             self.stakes[seat])
-        if kind == "pass":
-            return PASS
-        if kind == "take":
-            return TAKES[cards]
-        return stand_mask(cards)
+        return declaration(kind, cards)
 
     # --- kopilka -------------------------------------------------------------------------
 

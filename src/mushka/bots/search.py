@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum, IntFlag
-from typing import Final
+from typing import ClassVar, Final
 
 from mushka.bots.base import Knob, register_bot
 from mushka.bots.belief import BELIEF, SELF_PLAY, BeliefModel
@@ -94,17 +94,30 @@ class Phases(IntFlag):
 
 
 @dataclass(frozen=True, slots=True)
-class SearchConfig:
-    """The search bot's configuration: only the knobs a level or a measurement still uses (docs/bots.md)."""
+class Budget:
+    """What every search bot's configuration holds: its budget per decision and its playouts."""
+
+    BOT: ClassVar[str] = "search"
+    """The bot's name in the configuration's errors."""
 
     iterations: int = DEFAULT_ITERATIONS
-    """Playouts per decision (0: no limit of that kind)."""
+    """Playouts (or iterations) per decision (0: no limit of that kind)."""
     seconds: float = DEFAULT_SECONDS
     """The cap on thinking time per decision (0: no limit of that kind)."""
     epsilon: float = 0.05
     """The share of random moves in playouts."""
     tau: float = 0.0
     """The temperature of the partie outlook (:class:`Outlook`; 0 picks the variant's fitted value)."""
+
+    def __post_init__(self) -> None:
+        if not self.iterations and not self.seconds:
+            raise OptionsError("bot_needs_budget", bot=self.BOT)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig(Budget):
+    """The search bot's configuration: only the knobs a level or a measurement still uses (docs/bots.md)."""
+
     margin: float = 1.0
     """How many standard errors a candidate must gain over the rules-of-thumb choice to be played instead."""
     declare: float = 1.0
@@ -122,12 +135,6 @@ class SearchConfig:
     """Where the bot searches (the rules of thumb elsewhere), so that each phase can be measured apart."""
     believe_phases: Phases = Phases.BOTH
     """Where :attr:`believe` applies (uniform worlds elsewhere)."""
-    bot: str = "search"
-    """The name the configuration's errors give (the oracle runs this search under its own)."""
-
-    def __post_init__(self) -> None:
-        if not self.iterations and not self.seconds:
-            raise OptionsError("bot_needs_budget", bot=self.bot)
 
 
 BUDGET_KNOBS: Final = (Knob("iterations", 0, None, int), Knob("seconds", 0), Knob("epsilon", 0, 1), Knob("tau", 0))
@@ -163,16 +170,20 @@ class SearchBot:
         return self.config.seconds
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
-        """The candidate with the best total over the sampled worlds."""
+        """The candidate with the best total over the worlds of :meth:`source`."""
         d = view.deal
         if len(d.legal) == 1:
             return d.legal[0]
         if not thinks(d.phase, self.config.phases):
             return self._fallback.choose(view, rng)
         start = time.perf_counter()
-        action = self.search(view, self.sampler(view).sample, rng)
+        action = self.search(view, self.source(view), rng)
         self.times.append(time.perf_counter() - start)
         return action
+
+    def source(self, view: GameView) -> WorldSource:
+        """Where the worlds of a decision at ``view`` come from: :meth:`sampler`'s draws."""
+        return self.sampler(view).sample
 
     def sampler(self, view: GameView) -> WorldSampler:
         """The worlds this search draws at ``view``: believed where :attr:`SearchConfig.believe_phases` says."""
