@@ -33,7 +33,18 @@ from mushka.server.lobby import Lobby
 from mushka.server.presence import rehide
 from mushka.server.socialbodies import Done, HideBody, HideOut, HidesReply, ReportBody
 from mushka.server.socialdb import Report, SocialBook, now_ms
-from mushka.server.socialhttp import body, book_of, endpoint, json_reply, limit, lobby_of, read, signed_in, write
+from mushka.server.socialhttp import (
+    body,
+    book_of,
+    endpoint,
+    json_reply,
+    limit,
+    lobby_of,
+    me_and_other,
+    read,
+    signed_in,
+    write,
+)
 from mushka.server.sqlschema import Base
 from mushka.server.texts import ProtocolError
 
@@ -56,15 +67,7 @@ async def list_hides(request: Request) -> Response:
 async def set_hide(request: Request) -> Response:
     """``POST /api/hides {name, kind}``: mute, block, or neither (F4); my connections on this
     process hide the lines at once, those on other processes within seconds."""
-    limit(request)
-    me = await signed_in(request)
-    wanted = await body(request, HideBody)
-    book = book_of(request)
-    other = await read(request, lambda: book.person(wanted.name))
-    if other is None:
-        raise ProtocolError("no_player", rule="F4", name=wanted.name)
-    if other.id == me.id:
-        raise ProtocolError("yourself", rule="F4")
+    me, wanted, book, other = await me_and_other(request, HideBody, rule="F4")
     kind = None if wanted.kind == "none" else wanted.kind
     await write(request, lambda: book.hide(me.id, other.id, kind))
     hidden = await read(request, lambda: book.hidden([me.id]))

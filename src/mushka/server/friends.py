@@ -10,13 +10,12 @@ open (presence), so an account with the page open anywhere is online.
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from typing import Literal
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from mushka.i18n import add_text_file, tr
-from mushka.server.accounts import Account
 from mushka.server.presence import PRESENCE
 from mushka.server.socialbodies import (
     AskReply,
@@ -30,7 +29,7 @@ from mushka.server.socialbodies import (
     NoticeOut,
     NoticesReply,
 )
-from mushka.server.socialdb import Notice, Person, SocialBook
+from mushka.server.socialdb import Notice
 from mushka.server.socialhttp import (
     body,
     book_of,
@@ -39,36 +38,13 @@ from mushka.server.socialhttp import (
     lang_of,
     limit,
     lobby_of,
+    me_and_other,
     read,
     same_site,
     signed_in,
     write,
 )
 from mushka.server.texts import Problem, ProtocolError
-
-
-async def _other(request: Request, book: SocialBook, name: str, me: str) -> Person:
-    """F2: the account called ``name``, not ``me``."""
-    other = await read(request, lambda: book.person(name))
-    if other is None:
-        raise ProtocolError("no_player", rule="F2", name=name)
-    if other.id == me:
-        raise ProtocolError("yourself", rule="F2")
-    return other
-
-
-B = TypeVar("B", NameBody, InviteBody)
-"""A body that names another player."""
-
-
-async def _me_and_other(request: Request, model: type[B]) -> tuple[Account, B, SocialBook, Person]:
-    """The signed-in caller (F1), the request's body naming another account, the book, and that
-    account (F2): the start of every call about one other player."""
-    limit(request)
-    me = await signed_in(request)
-    wanted = await body(request, model)
-    book = book_of(request)
-    return me, wanted, book, await _other(request, book, wanted.name, me.id)
 
 
 @endpoint
@@ -90,7 +66,7 @@ async def list_friends(request: Request) -> Response:
 @endpoint
 async def ask_friend(request: Request) -> Response:
     """``POST /api/friends {name}``: ask to be friends, or accept the other's request (F2)."""
-    me, _, book, other = await _me_and_other(request, NameBody)
+    me, _, book, other = await me_and_other(request, NameBody)
     if await read(request, lambda: book.blocks(me.id, other.id)):
         raise ProtocolError("blocked", rule="F2", name=other.name)
     status = await write(request, lambda: book.ask(me.id, other.id))
@@ -100,7 +76,7 @@ async def ask_friend(request: Request) -> Response:
 @endpoint
 async def remove_friend(request: Request) -> Response:
     """``POST /api/friends/remove {name}``: decline a request, withdraw mine, or end a friendship."""
-    me, _, book, other = await _me_and_other(request, NameBody)
+    me, _, book, other = await me_and_other(request, NameBody)
     return json_reply(Done(changed=await write(request, lambda: book.decline(me.id, other.id))))
 
 
@@ -140,7 +116,7 @@ async def use_link(request: Request) -> Response:
 async def invite(request: Request) -> Response:
     """``POST /api/invitations {name, table}``: invite a friend to a table that is waiting or
     being played (F3); the same unseen invitation is not made twice."""
-    me, wanted, book, other = await _me_and_other(request, InviteBody)
+    me, wanted, book, other = await me_and_other(request, InviteBody)
     if other.id not in await read(request, lambda: book.friend_ids(me.id)):
         raise ProtocolError("not_friends", rule="F3", name=other.name)
     store = lobby_of(request).store

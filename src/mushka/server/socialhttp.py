@@ -25,10 +25,13 @@ from mushka.server.guards import check_origin, client_address
 from mushka.server.httpio import page_origins, read_json, request_lang
 from mushka.server.lobby import Lobby
 from mushka.server.ratelimit import AddressLimiter
-from mushka.server.socialdb import SocialBook
+from mushka.server.socialbodies import HideBody, InviteBody, NameBody
+from mushka.server.socialdb import Person, SocialBook
 from mushka.server.texts import HTTP_STATUS, ProtocolError
 
 M = TypeVar("M", bound=BaseModel)
+Named = TypeVar("Named", NameBody, InviteBody, HideBody)
+"""A body that names another player."""
 T = TypeVar("T")
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -139,3 +142,25 @@ def endpoint(handler: Endpoint) -> Endpoint:
     run.__name__ = run.__qualname__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
+
+
+async def other_person(request: Request, book: SocialBook, name: str, me: str, rule: str = "F2") -> Person:
+    """The account called ``name``, not ``me``; else the error of ``rule`` (F2 for friends, F4 for
+    mutes and blocks)."""
+    other = await read(request, lambda: book.person(name))
+    if other is None:
+        raise ProtocolError("no_player", rule=rule, name=name)
+    if other.id == me:
+        raise ProtocolError("yourself", rule=rule)
+    return other
+
+
+async def me_and_other(request: Request, model: type[Named],
+                       rule: str = "F2") -> tuple[Account, Named, SocialBook, Person]:
+    """The signed-in caller (F1), the request's body naming another account, the book, and that
+    account (:func:`other_person`): the start of every call about one other player."""
+    limit(request)
+    me = await signed_in(request)
+    wanted = await body(request, model)
+    book = book_of(request)
+    return me, wanted, book, await other_person(request, book, wanted.name, me.id, rule)
