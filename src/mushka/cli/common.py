@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from pathlib import Path
@@ -86,9 +85,7 @@ def friendly_errors(func: Callable[P, R]) -> Callable[P, R]:
         except MushkaError as exc:
             lang = kwargs.get("lang")
             lang_ = pick_lang(lang if isinstance(lang, str) else None)
-            message = exc.message(lang_)
-            err_console.print(f"[bold red]{escape(tr('cli.error', lang_))}[/] {escape(message)}")
-            sys.exit(2)
+            refuse(tr("cli.error", lang_), exc.message(lang_))
 
     return wrapper
 

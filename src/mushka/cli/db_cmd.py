@@ -13,11 +13,11 @@ import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
-from mushka.cli.common import LangOpt, console, err_console, pick_lang
+from mushka.cli.common import LangOpt, console, pick_lang, refuse
 from mushka.i18n import add_text_file, tr
 
 DatabaseOpt = Annotated[str | None, typer.Option(
@@ -30,11 +30,8 @@ def _url(given: str | None) -> str:
     return given or default_database_url()
 
 
-def _fail(lang: str, key: str, **params: object) -> typer.Exit:
-    from rich.markup import escape
-
-    err_console.print(f"[bold red]{escape(tr('cli.error', lang))}[/] {escape(tr(key, lang, **params))}")
-    return typer.Exit(2)
+def _fail(lang: str, key: str, **params: object) -> NoReturn:
+    refuse(tr("cli.error", lang), tr(key, lang, **params))
 
 
 def _sqlite_file(url: str) -> Path | None:
@@ -61,7 +58,7 @@ def register(app: typer.Typer) -> None:
         try:
             SqlStore(url).close()
         except MushkaError as exc:
-            raise _fail(lang_, "serve.bad_database", url=shown_url(url), problem=exc.message(lang_)) from None
+            _fail(lang_, "serve.bad_database", url=shown_url(url), problem=exc.message(lang_))
         console.print(tr("db.migrated", lang_, url=shown_url(url)))
 
     @app.command()
@@ -76,27 +73,27 @@ def register(app: typer.Typer) -> None:
         lang_ = pick_lang(lang)
         url = _url(database_url)
         if target.exists():
-            raise _fail(lang_, "db.target_exists", path=target)
+            _fail(lang_, "db.target_exists", path=target)
         source = _sqlite_file(url)
         if source is None:
             dump = shutil.which("pg_dump")
             if not url.startswith(("postgresql", "postgres")) or dump is None:
-                raise _fail(lang_, "db.no_backup_tool", url=shown_url(url))
+                _fail(lang_, "db.no_backup_tool", url=shown_url(url))
             plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
             done = subprocess.run([dump, "--format=custom", f"--file={target}", plain],
                                   capture_output=True, text=True, check=False)
             if done.returncode != 0:
-                raise _fail(lang_, "db.backup_failed", problem=done.stderr.strip()[:300])
+                _fail(lang_, "db.backup_failed", problem=done.stderr.strip()[:300])
         else:
             if not source.is_file():
-                raise _fail(lang_, "db.no_file", path=source)
+                _fail(lang_, "db.no_file", path=source)
             try:
                 with sqlite3.connect(source, timeout=5) as live, sqlite3.connect(target) as copy:
                     # Page by page, letting the servers write between the steps.
                     live.backup(copy, pages=1024, sleep=0.005)
             except sqlite3.Error as exc:
                 target.unlink(missing_ok=True)
-                raise _fail(lang_, "db.backup_failed", problem=exc) from None
+                _fail(lang_, "db.backup_failed", problem=exc)
         console.print(tr("db.backed_up", lang_, url=shown_url(url), path=target))
 
     @app.command()
@@ -113,9 +110,9 @@ def register(app: typer.Typer) -> None:
         url = _url(database_url)
         target = _sqlite_file(url)
         if target is None:
-            raise _fail(lang_, "db.restore_sqlite_only", url=shown_url(url))
+            _fail(lang_, "db.restore_sqlite_only", url=shown_url(url))
         if not source.is_file():
-            raise _fail(lang_, "db.no_file", path=source)
+            _fail(lang_, "db.no_file", path=source)
         try:
             SqlStore(f"sqlite:///{source}", migrate=False).close()  # a database, and whole
             if target.exists():
@@ -125,7 +122,7 @@ def register(app: typer.Typer) -> None:
                 finally:
                     store.close()
         except MushkaError as exc:
-            raise _fail(lang_, "serve.bad_database", url=shown_url(url), problem=exc.message(lang_)) from None
+            _fail(lang_, "serve.bad_database", url=shown_url(url), problem=exc.message(lang_))
         with sqlite3.connect(source) as copy, sqlite3.connect(target) as live:
             copy.backup(live)
         console.print(tr("db.restored", lang_, url=shown_url(url), path=source))

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from mushka.cli.common import LangOpt, console, err_console, pick_lang
+from mushka.cli.common import LangOpt, console, err_console, pick_lang, refuse
 from mushka.i18n import add_text_file, tr
 
 
@@ -183,8 +183,7 @@ def register(app: typer.Typer) -> None:
             elif isinstance(exc, DBAPIError) and exc.orig is not None:
                 problem = exc.orig  # the database's own words, without SQLAlchemy's wrapping
             said = tr("serve.bad_database", lang_, url=shown_url(database_url), problem=problem)
-            err_console.print(f"[bold red]{escape(tr('cli.error', lang_))}[/] {escape(said)}")
-            raise typer.Exit(2) from None
+            refuse(tr("cli.error", lang_), said)
         web_dir = web if web is not None else WEB_DIR
         config = ServerConfig(database_url=database_url, sqlite_sync=sync, grace=grace, bot_delay=bot_delay,
                               default_bot=bot, web_dir=web_dir, rate=rate, burst=max(20, int(rate * 4)),
