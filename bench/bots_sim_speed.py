@@ -18,11 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 
-from search_speed import build_envs
+from search_speed import build_envs, interleaved
 
 
 def child(args: argparse.Namespace) -> None:
@@ -60,18 +59,13 @@ def main(argv: list[str] | None = None) -> None:
     builds = build_envs(args.builds)
     rates: dict[tuple[str, str], list[float]] = {}
     loads = []
-    for _ in range(args.rounds):
-        for name, env in builds:
-            cmd = [sys.executable, __file__, "--child", "--tables", args.tables, "--bot", args.bot,
-                   "--games", str(args.games)]
-            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-            with open("/proc/loadavg", encoding="ascii") as f:
-                loads.append(f.read().split()[0])
-            for line in done.stdout.splitlines():
-                row = json.loads(line)
-                rates.setdefault((name, row["table"]), []).append(row["games"] / row["cpu_s"])
-                print(f"{name:12} ({row['build']:8}) {row['table']:10} {row['games'] / row['cpu_s']:8.1f} games/s"
-                      f"  load {loads[-1]}", file=sys.stderr, flush=True)
+    cmd = [sys.executable, __file__, "--child", "--tables", args.tables, "--bot", args.bot, "--games", str(args.games)]
+    for _, name, load, child_rows in interleaved(builds, args.rounds, cmd):
+        loads.append(load)
+        for row in child_rows:
+            rates.setdefault((name, row["table"]), []).append(row["games"] / row["cpu_s"])
+            print(f"{name:12} ({row['build']:8}) {row['table']:10} {row['games'] / row['cpu_s']:8.1f} games/s"
+                  f"  load {load}", file=sys.stderr, flush=True)
     print(f"load average (1 min) after each child: {' '.join(loads)}")
     print(f"{'build':12} {'table':10} {'games/s med':>12} {'best':>8}")
     for (name, table), rs in rates.items():

@@ -31,6 +31,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from typing import Any
 
 TABLES = [("classic", 4), ("mistigri", 4), ("kopilka", 4)]
 
@@ -133,6 +135,19 @@ def build_envs(text: str) -> list[tuple[str, dict[str, str]]]:
     return out
 
 
+def interleaved(builds: list[tuple[str, dict[str, str]]], rounds: int,
+                cmd: list[str]) -> Iterator[tuple[int, str, str, list[dict[str, Any]]]]:
+    """Run ``cmd`` in a child process once per build and round, the builds interleaved round by
+    round; yield the round, the build's name, the load average after the child and its JSON lines
+    (also bench/bots_sim_speed.py's)."""
+    for r in range(rounds):
+        for name, env in builds:
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            with open("/proc/loadavg", encoding="ascii") as f:
+                load = f.read().split()[0]
+            yield r, name, load, [json.loads(line) for line in done.stdout.splitlines()]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the builds interleaved and report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -156,21 +171,17 @@ def main(argv: list[str] | None = None) -> None:
     builds = build_envs(args.builds)
     rows: dict[tuple[str, str], list[dict[str, object]]] = {}
     loads = []
-    for r in range(args.rounds):
-        for name, env in builds:
-            cmd = [sys.executable, __file__, "--child", "--tables", args.tables, "--states", str(args.states),
-                   "--iterations", str(args.iterations)]
-            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-            with open("/proc/loadavg", encoding="ascii") as f:
-                loads.append(f.read().split()[0])
-            for line in done.stdout.splitlines():
-                row = json.loads(line)
-                row["name"] = name
-                row["round"] = r
-                rows.setdefault((name, f"{row['variant']}:{row['players']}"), []).append(row)
-                print(f"round {r} {name:12} ({row['build']:8}) {row['variant']:8} {row['players']}p "
-                      f"{row['playouts'] / row['cpu_s']:9.0f} playouts/s {row['decisions'] / row['cpu_s']:7.2f} "
-                      f"decisions/s  load {loads[-1]}", file=sys.stderr, flush=True)
+    cmd = [sys.executable, __file__, "--child", "--tables", args.tables, "--states", str(args.states),
+           "--iterations", str(args.iterations)]
+    for r, name, load, child_rows in interleaved(builds, args.rounds, cmd):
+        loads.append(load)
+        for row in child_rows:
+            row["name"] = name
+            row["round"] = r
+            rows.setdefault((name, f"{row['variant']}:{row['players']}"), []).append(row)
+            print(f"round {r} {name:12} ({row['build']:8}) {row['variant']:8} {row['players']}p "
+                  f"{row['playouts'] / row['cpu_s']:9.0f} playouts/s {row['decisions'] / row['cpu_s']:7.2f} "
+                  f"decisions/s  load {load}", file=sys.stderr, flush=True)
     print(f"load average (1 min) after each child: {' '.join(loads)}")
     print(f"{'build':12} {'table':10} {'playouts/s med':>15} {'best':>9} {'decisions/s med':>16} {'best':>7}")
     for (name, table), rs in rows.items():
