@@ -297,6 +297,11 @@ class Deal:
         return len(self._picks)
 
     @property
+    def won_counts(self) -> list[int]:
+        """Counted tricks per seat: :attr:`tricks_won` without the tuple."""
+        return self._won
+
+    @property
     def table_packed(self) -> list[int]:
         """The cards on the table, packed, in play order: :attr:`current_trick` unbuilt."""
         return self._trick

@@ -513,13 +513,13 @@ class Encoder:
             # A trick was taken since the last step (or it is the first step: zero tricks each):
             # only the seats whose count changed are rewritten.
             self._won_at = len(tricks)
+            won = deal.won_counts
             won_last = self._won_last
             base = self._o_tricks_won
             for s in range(n):
-                won = deal.tricks_won_by(s)
-                if won != won_last[s]:
-                    won_last[s] = won
-                    self._one_hot_at(base + 6 * ((s - self.seat) % n), won)
+                if won[s] != won_last[s]:
+                    won_last[s] = won[s]
+                    self._one_hot_at(base + 6 * ((s - self.seat) % n), won[s])
         # C14: a seat that did not follow suit has none of it left (nor trumps, if it
         # had to trump and did not); the privileged card may be played freely (C12).
         voids = self._o_voids
@@ -559,9 +559,10 @@ class Encoder:
         off = self.layout.offsets
         n = self._n
         d = self.rules.deck_size
+        won = deal.won_counts
         for s in range(n):
             r = self._rel(s)
-            self._set(off["tricks_won"] + r, deal.tricks_won_by(s) / KOPILKA_TRICKS)
+            self._set(off["tricks_won"] + r, won[s] / KOPILKA_TRICKS)
             self._set(off["hand_sizes"] + r, deal.hands[s].bit_count() / d)
             self._set(off["balances"] + r, deal.balances[s] / max(1, self.rules.ante * n))
         self._one_hot("banned_suit", deal.banned_suit_index)
