@@ -1,7 +1,8 @@
 """Terminal play (``mushka play``): one person against bots, keyboard only.
 
 :class:`~mushka.tui.table.TerminalTable` runs the game and keeps the human's log;
-:mod:`mushka.tui.render` turns the human's view into text;
+:mod:`mushka.tui.render` turns the human's view into text, and
+:mod:`mushka.tui.sheets` the score sheet of his game (a partie's or a session's);
 :class:`~mushka.tui.app.PlayApp` is the Textual application around them.
 """
 
