@@ -211,6 +211,14 @@ def test_s4_replay_of_dev_zero_is_refused_as_too_long():
     assert json.loads(result.stdout)["code"] == "record_syntax"
 
 
+def test_s4_review_of_dev_zero_is_refused_as_too_long():
+    # review reads its record as replay does: never past the limit, so an endless input ends.
+    result = CliRunner().invoke(app, ["review", "/dev/zero", "--json"])
+    assert result.exit_code == 2
+    out = json.loads(result.stdout)
+    assert out["code"] == "record_syntax" and str(MAX_RECORD_BYTES) in out["message"]
+
+
 LONG = "x" * 1_000_000
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from pathlib import Path
@@ -19,6 +20,7 @@ from rich.markup import escape
 
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
+from mushka.records import MAX_RECORD_BYTES
 from mushka.rules import Rules, make_rules, parse_assignment
 
 P = ParamSpec("P")
@@ -103,3 +105,13 @@ def command(app: typer.Typer) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
 
 add_texts({"cli.error": ("error:", "ошибка:")})
+
+
+def read_record_bytes(file: Path) -> bytes:
+    """The bytes of ``file`` (``-``: standard input), at most one past the records' size
+    limit: the reader then refuses them as too long, and an endless input (``/dev/zero``)
+    is never held whole.  Bytes, so that the reader says clearly when they are not UTF-8."""
+    if str(file) == "-":
+        return sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    with file.open("rb") as stream:
+        return stream.read(MAX_RECORD_BYTES + 1)

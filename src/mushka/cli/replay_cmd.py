@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from mushka.cli.common import JsonOpt, LangOpt, RecordArg, console, pick_lang, refuse
+from mushka.cli.common import JsonOpt, LangOpt, RecordArg, console, pick_lang, read_record_bytes, refuse
 from mushka.cli.report import deal_report, game_report, render_deal, render_result
 from mushka.engine import Deal
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
-from mushka.records import MAX_RECORD_BYTES, Record, replay
+from mushka.records import Record, replay
 
 
 def register(app: typer.Typer) -> None:
@@ -37,7 +35,7 @@ def register(app: typer.Typer) -> None:
         """
         lang_ = pick_lang(lang)
         try:
-            text = _read_capped(file)
+            text = read_record_bytes(file)
         except OSError as exc:
             refuse(tr("replay.invalid", lang_), str(exc), as_json=as_json,
                    payload={"valid": False, "error": "OSError", "message": str(exc)})
@@ -76,16 +74,6 @@ def register(app: typer.Typer) -> None:
         if not isinstance(target, Deal):
             for line in render_result(report, lang_, names):
                 console.print(f"[bold]{escape(line)}[/]")
-
-
-def _read_capped(file: Path) -> bytes:
-    """The bytes of ``file`` (``-``: standard input), at most one past the records' size
-    limit: the reader then refuses them as too long, and an endless input (``/dev/zero``)
-    is never held whole.  Bytes, so that the reader says clearly when they are not UTF-8."""
-    if str(file) == "-":
-        return sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-    with file.open("rb") as stream:
-        return stream.read(MAX_RECORD_BYTES + 1)
 
 
 def distinct_names(seats: Sequence[str]) -> list[str]:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from mushka.cli.common import LangOpt, RecordArg, console, pick_lang, refuse
+from mushka.cli.common import LangOpt, RecordArg, console, pick_lang, read_record_bytes, refuse
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts, tr
 
@@ -50,7 +49,7 @@ def register(app: typer.Typer) -> None:
 
         lang_ = pick_lang(lang)
         try:
-            text = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
+            text = read_record_bytes(file)
         except OSError as exc:
             refuse(tr("review.invalid", lang_), str(exc), as_json=as_json,
                    payload={"error": "OSError", "message": str(exc)})
