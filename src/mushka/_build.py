@@ -69,6 +69,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.worlds.fill",
     "mushka.worlds.kopilka",
     "mushka.worlds.resample",
+    "mushka.worlds.sampler",
     "mushka.worlds.trump",
     "mushka.bots.belief",
     "mushka.bots.policy",

@@ -13,10 +13,13 @@ rules core (which it reads and replays) and the bots (which weigh them):
 * :mod:`mushka.worlds.trump`: the classic and mistigri proposal, with a hook
   for a preference among worlds (the bots' belief);
 * :mod:`mushka.worlds.kopilka`: the kopilka proposal, built backwards (K6-K16);
+* :mod:`mushka.worlds.sampler`: :class:`~mushka.worlds.sampler.ViewSampler`,
+  worlds drawn from the proposals and proven on the engine's fast path, the
+  sampler the search bots believe on top of (:mod:`mushka.bots.sampler`);
 * :mod:`mushka.worlds.resample`: the resampler of the research environments,
   every proposal proven by a checked replay of the seat's events.
 
-The search bots' sampler (:class:`mushka.bots.sampler.WorldSampler`) and
-the research resampler share the facts, the filling and the kopilka
-proposal.  Standard library only; compiled with the rules core.
+The bots' sampler and the research resampler share the facts, the filling
+and the kopilka proposal.  Standard library only; compiled with the rules
+core.
 """

@@ -8,7 +8,7 @@ caps and demands), then the redistribution (K7/K8) undone down to the dealt
 hands and the stacked deck (N4).  A proposal that cannot be completed
 raises :class:`~mushka.worlds.fill.WorldFailed`; one that is completed is
 still proven by the engine (:func:`mushka.worlds.resample.resample_deal`,
-:class:`mushka.bots.sampler.WorldSampler`).
+:class:`mushka.worlds.sampler.ViewSampler`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ steps (the search bots' belief about how the players chose): it deals the
 hidden hands again seat by seat, or weighs the whole world, one draw of the
 generator, and rejects it.  A proposal that cannot be completed raises
 :class:`~mushka.worlds.fill.WorldFailed`; one that is completed is still
-proven by the engine (:class:`mushka.bots.sampler.WorldSampler`).
+proven by the engine (:class:`mushka.worlds.sampler.ViewSampler`).
 """
 
 from __future__ import annotations
