@@ -43,11 +43,10 @@ from typing import ClassVar, Final
 
 from mushka.bots.base import Knob, register_bot
 from mushka.bots.belief import BELIEF
-from mushka.bots.heuristic import HeuristicBot
 from mushka.bots.playout import Playout, Root, Score
 from mushka.bots.policy import kopilka_discard, win_chances
 from mushka.bots.sampler import WorldSampler
-from mushka.bots.search import BUDGET_KNOBS, Budget, candidates
+from mushka.bots.search import BUDGET_KNOBS, Budget, Thinker, candidates
 from mushka.bots.value import Outlook
 from mushka.engine import Action, Deal, Kind, Phase
 from mushka.engine.actions import DISCARDS
@@ -94,34 +93,19 @@ ISMCTS_KNOBS: Final = (*BUDGET_KNOBS, Knob("explore", 0), Knob("worlds", 1, None
 """What an ``ismcts`` spec may set (:class:`IsmctsConfig`)."""
 
 
-class IsmctsBot:
+class IsmctsBot(Thinker):
     """SO-ISMCTS with playouts by the rules of thumb; see the module docstring."""
 
     name = "ismcts"
+    config: IsmctsConfig
 
     def __init__(self, config: IsmctsConfig = IsmctsConfig()) -> None:
         """A tree search of ``config`` (:class:`IsmctsConfig`)."""
-        self.config = config
-        self.times: list[float] = []
-        """Seconds spent on each decision that needed thought."""
-        self.worlds: list[int] = []
-        """Iterations run for each such decision."""
-        self._fallback = HeuristicBot()
+        super().__init__(config)
 
-    @property
-    def seconds(self) -> float:
-        """The cap on thinking time per decision (0: none)."""
-        return self.config.seconds
-
-    def choose(self, view: GameView, rng: random.Random) -> Action:
+    def decide(self, view: GameView, rng: random.Random, start: float) -> Action:
         """The root's most visited candidate after the search."""
-        d = view.deal
-        if len(d.legal) == 1:
-            return d.legal[0]
-        start = time.perf_counter()
-        action = self._search(view, rng, start)
-        self.times.append(time.perf_counter() - start)
-        return action
+        return self._search(view, rng, start)
 
     # --- the search ---------------------------------------------------------------------
 

@@ -148,20 +148,20 @@ SEARCH_KNOBS: Final = (*BUDGET_KNOBS, Knob("margin", 0), Knob("declare", 1, 20),
 """What a ``search`` spec may set (:class:`SearchConfig`)."""
 
 
-class SearchBot:
-    """Determinized sampling with playouts; see the module docstring."""
+class Thinker:
+    """What the search bots share: their budget, what each decision they thought about cost, and the
+    rules of thumb they play where they do not think."""
 
-    name = "search"
+    name = "thinker"
+    config: Budget
 
-    def __init__(self, config: SearchConfig = SearchConfig()) -> None:
-        """A search of ``config`` (:class:`SearchConfig`)."""
+    def __init__(self, config: Budget) -> None:
+        """A bot of ``config``'s budget."""
         self.config = config
         self.times: list[float] = []
         """Seconds spent on each decision that needed thought."""
         self.worlds: list[int] = []
-        """Worlds searched for each such decision."""
-        self.last: list[tuple[Action, float]] = []
-        """The last searched decision's candidates still in contention, with their mean values (for benchmarks)."""
+        """Worlds (or iterations) searched for each such decision."""
         self._fallback = HeuristicBot()
 
     @property
@@ -170,16 +170,45 @@ class SearchBot:
         return self.config.seconds
 
     def choose(self, view: GameView, rng: random.Random) -> Action:
-        """The candidate with the best total over the worlds of :meth:`source`."""
+        """The only legal action; else :meth:`decide`'s where the bot thinks, the rules of thumb's elsewhere."""
         d = view.deal
         if len(d.legal) == 1:
             return d.legal[0]
-        if not thinks(d.phase, self.config.phases):
+        if not self.thinks(d.phase):
             return self._fallback.choose(view, rng)
         start = time.perf_counter()
-        action = self.search(view, self.source(view), rng)
+        action = self.decide(view, rng, start)
         self.times.append(time.perf_counter() - start)
         return action
+
+    def thinks(self, phase: Phase) -> bool:
+        """Whether the bot thinks in ``phase`` (every phase unless a bot says otherwise)."""
+        return True
+
+    def decide(self, view: GameView, rng: random.Random, start: float) -> Action:
+        """The bot's choice at ``view`` after thinking (begun at ``start``, ``time.perf_counter``'s)."""
+        raise NotImplementedError
+
+
+class SearchBot(Thinker):
+    """Determinized sampling with playouts; see the module docstring."""
+
+    name = "search"
+    config: SearchConfig
+
+    def __init__(self, config: SearchConfig = SearchConfig()) -> None:
+        """A search of ``config`` (:class:`SearchConfig`)."""
+        super().__init__(config)
+        self.last: list[tuple[Action, float]] = []
+        """The last searched decision's candidates still in contention, with their mean values (for benchmarks)."""
+
+    def thinks(self, phase: Phase) -> bool:
+        """Whether :attr:`SearchConfig.phases` has the bot search in ``phase``."""
+        return thinks(phase, self.config.phases)
+
+    def decide(self, view: GameView, rng: random.Random, start: float) -> Action:
+        """The candidate with the best total over the worlds of :meth:`source`."""
+        return self.search(view, self.source(view), rng)
 
     def source(self, view: GameView) -> WorldSource:
         """Where the worlds of a decision at ``view`` come from: :meth:`sampler`'s draws."""
