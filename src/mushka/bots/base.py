@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from mushka.engine import Action, Deal
 from mushka.errors import OptionsError
-from mushka.i18n import add_texts
+from mushka.i18n import add_text_file
 from mushka.match import Game, GameView
 from mushka.rules import Rules
 
@@ -235,20 +235,4 @@ def rules_of(view: GameView) -> Rules:
     return view.deal.rules
 
 
-add_texts({
-    "error.unknown_bot": ("unknown bot {name!r}; known: {known}", "неизвестный бот {name!r}; известны: {known}"),
-    "error.bad_bot_syntax": ("bot {bot!r}: {text!r} is not of the form name=value",
-                             "бот {bot!r}: {text!r} не имеет вид имя=значение"),
-    "error.bad_bot_param": ("bot {bot!r} has no parameter {param!r}; its parameters: {known}",
-                            "у бота {bot!r} нет параметра {param!r}; его параметры: {known}"),
-    "error.level_no_params": ("{bot!r} is a level and takes no parameters ({param!r} was given); it is played by "
-                              "{spec}: give that spec with your own parameters",
-                              "{bot!r} — уровень, параметров у него нет (задан {param!r}); за него играет "
-                              "{spec}: задайте эту строку со своими параметрами"),
-    "error.bad_bot_number": ("bot {bot!r}: {param} must be a number, not {value!r}",
-                             "бот {bot!r}: {param} должно быть числом, а не {value!r}"),
-    "error.bad_bot_range": ("bot {bot!r}: {param} must be from {low} to {high}, not {value}",
-                            "бот {bot!r}: {param} должно быть от {low} до {high}, а не {value}"),
-    "error.bot_needs_budget": ("bot {bot!r} needs a budget: iterations > 0 or seconds > 0",
-                               "боту {bot!r} нужен бюджет: iterations > 0 или seconds > 0"),
-})
+add_text_file("mushka.bots", "base.toml")

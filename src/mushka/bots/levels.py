@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from mushka.bots.base import Bot, make_bot, register_bot
 from mushka.engine import Action
 from mushka.errors import OptionsError
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.match import GameView
 from mushka.rules import Rules
 from mushka.rules.variants import VARIANTS, find_variant
@@ -308,24 +308,4 @@ for _lv in LEVELS:
     register_bot(_lv.id, _level_factory(_lv), level_spec=_lv.spec)
 
 
-add_texts({
-    "level.beginner": ("Beginner", "Новичок"),
-    "level.beginner.blurb": ("knows the rules, loses track of the cards played and often slips",
-                             "знает правила, но забывает вышедшие карты и часто ошибается"),
-    "level.casual": ("Casual", "Любитель"),
-    "level.casual.blurb": ("plays sensibly, with a slip now and then",
-                           "играет толково, но иногда ошибается"),
-    "level.club": ("Club player", "Клубный игрок"),
-    "level.club.blurb": ("sound rules of thumb: counts trumps, ducks, keeps the ace for a sure trick",
-                         "твёрдые правила: считает козыри, сносит лишнее, бережёт туза для верной взятки"),
-    "level.strong": ("Strong", "Сильный"),
-    "level.strong.blurb": ("thinks ahead: tries each move over many possible deals",
-                           "думает наперёд: проверяет каждый ход на множестве возможных раскладов"),
-    "level.expert": ("Expert", "Мастер"),
-    "level.expert.blurb": ("the strongest opponent: reads what the others' declarations and plays "
-                           "give away and weighs the deals that fit them",
-                           "сильнейший соперник: читает, что выдают объявления и ходы других, "
-                           "и взвешивает расклады, которые с ними сходятся"),
-    "error.unknown_level": ("unknown level {name!r}; known: {known}",
-                            "неизвестный уровень {name!r}; известны: {known}"),
-})
+add_text_file("mushka.bots", "levels.toml")

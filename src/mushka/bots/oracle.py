@@ -29,7 +29,7 @@ from mushka.engine import Deal, new_deal
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.errors import MushkaError
-from mushka.i18n import add_texts
+from mushka.i18n import add_text_file
 from mushka.match import GameView
 
 
@@ -127,12 +127,4 @@ def _steps(view: GameView) -> int:
 
 register_bot("oracle", OracleBot, config=OracleConfig, knobs=ORACLE_KNOBS, fair=False)
 
-add_texts({
-    "error.oracle_not_attached": (
-        "the oracle sees every card: it is a research tool, not an opponent, and plays only when "
-        "attached to the true deal (OracleBot.attach)",
-        "оракул видит все карты: это инструмент для исследований, а не соперник; он играет, только "
-        "когда ему показана настоящая сдача (OracleBot.attach)"),
-    "error.oracle_wrong_deal": ("the deal attached to the oracle is not the one its view shows",
-                                "сдача, показанная оракулу, не та, что видна в его обзоре"),
-})
+add_text_file("mushka.bots", "oracle.toml")

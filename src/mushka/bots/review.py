@@ -40,7 +40,7 @@ from mushka.bots.value import Outlook, world_values
 from mushka.cards import Card
 from mushka.engine import Action, Deal, Kind, Phase, new_deal
 from mushka.errors import MushkaError
-from mushka.i18n import add_texts, tr
+from mushka.i18n import add_text_file, tr
 from mushka.match import Game, GameView, new_game
 from mushka.records import Record, replay
 
@@ -312,29 +312,7 @@ def position(view: GameView, lang: str = "en") -> str:
     return "; ".join(parts)
 
 
-add_texts({
-    "review.act.pass": ("pass", "пас"),
-    "review.act.stand": ("stand pat", "играю без прикупа"),
-    "review.act.exchange": ("stand, exchanging {cards}", "играю, прикуп вместо {cards}"),
-    "review.act.take": ("take the turned-up card, discarding {cards}", "беру открытую карту, сброс {cards}"),
-    "review.act.draw": ("draw from the talon", "прикуп из талона"),
-    "review.act.discard": ("discard {cards}", "сброс {cards}"),
-    "review.phase.declare": ("declaring", "объявление"),
-    "review.phase.redistribute": ("sharing out", "раздача мастей"),
-    "review.phase.play": ("trick play", "розыгрыш"),
-    "review.phase.over": ("deal over", "сдача окончена"),
-    "review.hand": ("hand {cards}", "на руке {cards}"),
-    "review.trump": ("trump card {card}", "козырь {card}"),
-    "review.trick": ("on the trick {cards}", "во взятке {cards}"),
-    "review.by": ("{card} (seat {seat})", "{card} (место {seat})"),
-    "review.lead": ("leading the trick", "первый ход во взятке"),
-    "error.review_seat": ("there is no seat {seat} at this table: its {players} seats are 0 to {last}",
-                          "места {seat} за этим столом нет: его {players} места — от 0 до {last}"),
-    "error.review_worlds": ("the number of worlds must be a whole number of at least 1, not {worlds}",
-                            "число раскладов должно быть целым, не меньше 1, а не {worlds}"),
-    "error.review_not_search": ("the level {level!r} does not search: it cannot value moves",
-                                "уровень {level!r} не ведёт перебор и не может оценить ходы"),
-})
+add_text_file("mushka.bots", "review.toml")
 
 __all__ = ["EXPERT", "WORLDS", "Decision", "Review", "ReviewError", "action_words",
            "decision_seed", "expert_bot", "expert_choice", "measure", "position", "review"]
