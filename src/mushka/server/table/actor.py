@@ -163,9 +163,7 @@ class ServerTable:
         self.storage = TableStorage(self)
         """How the table stores itself, and P14's stall (see :mod:`mushka.server.table.storage`)."""
         self.ply = 0 if game is None else sum(len(d.actions) for d in game.deals)
-        self.social = TableSocial(self, turn_seconds, bank_seconds, presence=self.presence, wake=self.wake.set,
-                                  check_storage=self.storage.check_storage, closed=lambda: self.closed,
-                                  keep=self._keep_chat)
+        self.social = TableSocial(self, turn_seconds, bank_seconds)
         """P15, P16: the turn timer and the chat (see :mod:`mushka.server.table.social`)."""
         self._chat_saves: set[asyncio.Task[None]] = set()
         self.plan: tuple[int, tuple[str, ...]] | None = None
@@ -539,7 +537,7 @@ class ServerTable:
 
     # --- the social side (mushka.server.table.social) -------------------------------------
 
-    def _keep_chat(self, number: int, text: str) -> None:
+    def keep_chat(self, number: int, text: str) -> None:
         """Store a chat line beside the table (not waited for: chat is not a change of the game,
         and a line lost with a crash costs nothing that matters)."""
         save = Save(table_id=self.id, version=self.version, ply=self.ply, status=self.status,

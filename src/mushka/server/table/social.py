@@ -11,45 +11,47 @@ the table is (STYLE 13).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 from mushka.i18n import tr
 from mushka.server.chat import Listener, TableChat
 from mushka.server.seating import Seat
-from mushka.server.table.host import TableBasics, TableProgress
+from mushka.server.table.host import TableBasics, TableProgress, TableRunning
+from mushka.server.table.storage import TableStorage
 from mushka.server.texts import ProtocolError
 from mushka.server.timer import TurnTimer, banks_of_text, banks_text
 
 log = logging.getLogger("mushka.server")
 
 
-class SocialHost(TableBasics, TableProgress, Protocol):
-    """What the social side needs of its table: its id, lock, seats and connections, and
-    where its game stands."""
+class SocialHost(TableBasics, TableProgress, TableRunning, Protocol):
+    """What the social side needs of its table besides its basics, progress and running: its
+    ``storage`` (which refuses changes while it fails, P14), telling everybody who sits where,
+    and keeping a chat line."""
+
+    storage: TableStorage
+
+    def presence(self) -> None:
+        """Tell everybody who sits where."""
+        ...
+
+    def keep_chat(self, number: int, text: str) -> None:
+        """Store chat line ``number`` (its JSON text), so that another process taking the table
+        over has it."""
+        ...
 
 
 class TableSocial:
     """One table's turn timer and chat (see the module docstring)."""
 
-    def __init__(self, host: SocialHost, turn_seconds: int, bank_seconds: int = 0, *, presence: Callable[[], None],
-                 wake: Callable[[], None], check_storage: Callable[[], None],
-                 closed: Callable[[], bool], keep: Callable[[int, str], None] | None = None) -> None:
+    def __init__(self, host: SocialHost, turn_seconds: int, bank_seconds: int = 0) -> None:
         """The social side of ``host`` (P15: ``turn_seconds`` a move, then a bank of ``bank_seconds``
-        per seat for the game): ``presence`` tells everybody who sits where, ``wake``
-        starts the table's bots, ``check_storage`` refuses changes while storage fails (P14),
-        ``keep`` stores a chat line (its number and JSON text) so that another process taking
-        the table over has it."""
+        per seat for the game)."""
         self.host = host
         self.timer = TurnTimer(turn_seconds, self.time_up, bank=bank_seconds, seats=len(host.seats))
         """P15: the deadline of the person to act (see :mod:`mushka.server.timer`)."""
         self.chat = TableChat()
         """P16: the table's chat (see :mod:`mushka.server.chat`)."""
-        self._presence = presence
-        self._wake = wake
-        self._check_storage = check_storage
-        self._closed = closed
-        self._keep = keep
 
     # --- chat, P16 -----------------------------------------------------------------------
 
@@ -61,8 +63,7 @@ class TableSocial:
             names = (s.shown_name("en") or tr("server.player_name", "en", seat=s.index + 1),
                      s.shown_name("ru") or tr("server.player_name", "ru", seat=s.index + 1))
         said = self.chat.say(client, names, text=text, phrase=phrase, clients=self.host.clients)
-        if self._keep is not None:
-            self._keep(self.chat.number, said.to_json())
+        self.host.keep_chat(self.chat.number, said.to_json())
 
     # --- the turn timer, P15 ----------------------------------------------------------------
 
@@ -81,7 +82,7 @@ class TableSocial:
         host = self.host
         game = host.game
         seat: int | None = None
-        if host.status == "playing" and game is not None and not game.is_over and not self._closed():
+        if host.status == "playing" and game is not None and not game.is_over and not host.closed:
             s = host.seats[game.to_act]
             if s.kind == "human" and not s.substitute:
                 seat = s.index
@@ -95,7 +96,7 @@ class TableSocial:
         host = self.host
         async with host.lock:
             game = host.game
-            if (self._closed() or host.version != version or host.status != "playing" or game is None
+            if (host.closed or host.version != version or host.status != "playing" or game is None
                     or game.to_act != index):
                 return  # he moved in time, or the table moved on
             seat = host.seats[index]
@@ -103,13 +104,13 @@ class TableSocial:
                 return
             seat.substitute, seat.timed_out = True, True
             log.info("table %s: seat %d ran out of time; a bot plays for it", host.id, index)
-            self._presence()
+            self.host.presence()
             self.retime()
-            self._wake()
+            self.host.wake.set()
 
     async def back(self, client: Listener) -> None:
         """P15: the player takes his seat back from the bot playing for him."""
-        self._check_storage()
+        self.host.storage.check_storage()
         async with self.host.lock:
             if client.seat is None:
                 raise ProtocolError("spectator", rule="P5")
@@ -117,9 +118,9 @@ class TableSocial:
             if not seat.substitute:
                 raise ProtocolError("not_substituted", rule="P15")
             seat.substitute = seat.timed_out = False
-            self._presence()
+            self.host.presence()
             self.retime()
-            self._wake()
+            self.host.wake.set()
 
     def taken_back(self, seat: Seat) -> bool:
         """The player acts or comes back himself: the bot stops playing for him (lock held).
