@@ -15,6 +15,7 @@ MI13) falls back to the engine's full :class:`~mushka.engine.DealResult`.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -45,6 +46,24 @@ _PASS: Final = Kind.PASS
 _OVER: Final = Phase.OVER
 _DECLARE: Final = Phase.DECLARE
 _REDISTRIBUTE: Final = Phase.REDISTRIBUTE
+
+
+def _forced(legal: Sequence[Action], rng: random.Random, epsilon: float) -> Action | None:
+    """A playout's next move where the rules of thumb are not asked: the only legal one, or
+    (``epsilon`` of the time) one at random; ``None`` where they are."""
+    if len(legal) == 1:
+        return legal[0]
+    if epsilon and rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    return None
+
+
+def _mask(actions: Sequence[Action]) -> int:
+    """The cards of ``actions`` as one mask."""
+    out = 0
+    for x in actions:
+        out |= x.mask
+    return out
 
 
 @dataclass(slots=True)
@@ -154,10 +173,9 @@ class Playout:
             if d.phase is _OVER:
                 break
             legal = d.legal_actions()
-            if len(legal) == 1:
-                a = legal[0]
-            elif eps and rng.random() < eps:
-                a = legal[rng.randrange(len(legal))]
+            forced = _forced(legal, rng, eps)
+            if forced is not None:
+                a = forced
             elif d.phase is _DECLARE:
                 a = self.declare(d, played, turn_bit, card_count(standing), took)
             else:
@@ -165,11 +183,8 @@ class Playout:
                 hand = d.hands[seat]
                 trick = d.trick_cards()
                 after = card_count(standing) - len(trick) - 1
-                legal_mask = 0
-                for x in legal:
-                    legal_mask |= x.mask
                 unknown = deck & ~hand & ~played & ~turn_bit
-                card = trump_play(t, trump, hand, legal_mask, trick, unknown, after, d.tricks_won_by(seat) == 0)
+                card = trump_play(t, trump, hand, _mask(legal), trick, unknown, after, d.tricks_won_by(seat) == 0)
                 a = PLAYS[card]
         if special:
             return None
@@ -220,10 +235,9 @@ class Playout:
             if d.phase is _OVER:
                 break
             legal = d.legal_actions()
-            if len(legal) == 1:
-                a = legal[0]
-            elif eps and rng.random() < eps:
-                a = legal[rng.randrange(len(legal))]
+            forced = _forced(legal, rng, eps)
+            if forced is not None:
+                a = forced
             else:
                 seat = d.to_act
                 hand = d.hands[seat]
@@ -234,10 +248,7 @@ class Playout:
                 unknown = deck & ~hand & ~played
                 racing = self.last_game or card_count(hand) <= 2
                 if not trick:
-                    legal_mask = 0
-                    for x in legal:
-                        legal_mask |= x.mask
-                    a = PLAYS[kopilka_lead(t, legal_mask, hand, unknown, values)]
+                    a = PLAYS[kopilka_lead(t, _mask(legal), hand, unknown, values)]
                 else:
                     after = (d.trick_leader() - seat - 1) % n
                     what = kopilka_follow(t, hand, trick[0], trick, unknown, values, after,
