@@ -21,7 +21,9 @@ the dealer's takes of the turned-up card for one of his two weakest cards.
 The budget is ``iterations`` playouts (reproducible: the same seed gives the
 same choice) and/or ``seconds`` of thinking per decision.  Registered as
 ``search``; e.g. ``make_bot("search:iterations=400")`` or
-``make_bot("search:seconds=0.2,iterations=0")``.
+``make_bot("search:seconds=0.2,iterations=0")``.  Every knob is a field of
+:class:`SearchConfig`; the modes are enums (:class:`Evidence`,
+:class:`Factors`, :class:`Phases`) whose numbers the spec gives.
 """
 
 from __future__ import annotations
