@@ -56,8 +56,6 @@ from mushka.worlds.trump import is_special
 
 DEFAULT_ITERATIONS = 1500
 """Iterations per decision by default (each one world, one descent, one playout)."""
-DEFAULT_SECONDS = 0.3
-"""The default cap on thinking time per decision (interactive play)."""
 
 
 class _Node:
