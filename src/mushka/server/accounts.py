@@ -21,14 +21,15 @@ import asyncio
 import hashlib
 import secrets
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from starlette.requests import HTTPConnection
 
+from mushka.server.identity import Account
+from mushka.server.sqlaccounts import AccountBook, SessionInfo
+
 if TYPE_CHECKING:
     from mushka.server.lobby import Lobby
-    from mushka.server.sqlaccounts import AccountBook, SessionInfo
 
 SESSION_COOKIE: Final = "mushka_session"
 """The name of the session cookie."""
@@ -44,15 +45,6 @@ RENEW_AFTER_MS: Final = 3_600_000
 every request a commit)."""
 
 DAY_MS: Final = 86_400_000
-
-
-@dataclass(frozen=True)
-class Account:
-    """A signed-in player: his account's id (random, stable, never shown) and the name he
-    claimed, as tables show it."""
-
-    id: str
-    name: str
 
 
 def now_ms() -> int:
@@ -92,8 +84,6 @@ def account_book(conn: HTTPConnection) -> AccountBook:
 
 def book_of(lobby: Lobby) -> AccountBook:
     """The accounts in ``lobby``'s store."""
-    from mushka.server.sqlaccounts import AccountBook
-
     book = getattr(lobby.store, "accounts", None)
     if not isinstance(book, AccountBook):
         raise RuntimeError("this server's store keeps no accounts")

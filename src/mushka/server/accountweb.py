@@ -36,7 +36,6 @@ from mushka.server.accounts import (
     SESSION_COOKIE,
     SESSION_DAYS,
     SESSION_MAX_DAYS,
-    Account,
     account_book,
     current_session,
     forget_session,
@@ -48,6 +47,7 @@ from mushka.server.accounts import (
 )
 from mushka.server.guards import client_address
 from mushka.server.httpio import page_origins, read_json
+from mushka.server.identity import Account
 from mushka.server.passwords import (
     ADDRESS_FAILURES,
     BLOCK_MS,

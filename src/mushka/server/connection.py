@@ -25,10 +25,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from mushka.errors import MushkaError
 from mushka.server import presence
-from mushka.server.accounts import Account
 from mushka.server.chat import spectator_chat_name
 from mushka.server.guards import client_address
 from mushka.server.hint import send_hint
+from mushka.server.identity import Account
 from mushka.server.lobby import Lobby
 from mushka.server.protocol import (
     CLIENT_MESSAGE,

@@ -41,7 +41,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from mushka.server.accounts import Account, account_book, current_session, lobby_of_connection, name_key, now_ms
+from mushka.server.accounts import account_book, current_session, lobby_of_connection, name_key, now_ms
 from mushka.server.accountweb import (
     account_reply,
     check_not_blocked,
@@ -52,6 +52,7 @@ from mushka.server.accountweb import (
     signin_failed,
 )
 from mushka.server.guards import client_address, host_name
+from mushka.server.identity import Account
 from mushka.server.protocol import MAX_NAME, Lang, Message
 from mushka.server.sqlaccounts import Challenge, Passkey
 from mushka.server.texts import ProtocolError

@@ -26,7 +26,8 @@ from typing import Final, Protocol
 
 from starlette.requests import HTTPConnection
 
-from mushka.server.accounts import Account, current_account
+from mushka.server.accounts import current_account
+from mushka.server.identity import Account
 from mushka.server.lobby import Lobby
 from mushka.server.socialdb import SocialBook, now_ms
 

@@ -22,7 +22,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from mushka.i18n import add_texts
-from mushka.server.accounts import Account, current_account
+from mushka.server.accounts import current_account
+from mushka.server.identity import Account
 from mushka.server.ratings import PROVISIONAL_GAMES, VARIANTS, Line, shown_rating
 from mushka.server.socialbodies import GameOut, ProfileReply, RatingPoint, VariantProfile, VersusOut
 from mushka.server.socialdb import Person, SocialBook, name_key

@@ -20,18 +20,19 @@ import functools
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Final
+from collections.abc import Sequence
+from typing import Final, Protocol
 
 from mushka.errors import OptionsError
 from mushka.rules import Rules
-from mushka.server.bodies import CreateTable, QuickMatchRequest, QuickMatchTicket
+from mushka.server.bodies import CreateTable, CreateTableReply, QuickMatchRequest, QuickMatchTicket
+from mushka.server.config import ServerConfig
 from mushka.server.seating import person_name
-from mushka.server.store import QueueTicket
+from mushka.server.store import NodeStore, QueueTicket
+from mushka.server.table import Services
 from mushka.server.tasks import stop_task
 from mushka.server.texts import ProtocolError, options_error
-
-if TYPE_CHECKING:
-    from mushka.server.lobby import Lobby
+from mushka.server.writer import Writer
 
 log = logging.getLogger("mushka.server")
 
@@ -53,10 +54,28 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class QuickMatchHost(Protocol):
+    """What the quick match needs of its lobby: the server's settings (``config``), the shared
+    store with its queue (``store``) and the ``writer`` that commits to it, the bots a table
+    may seat (``services``), and the making of a table (:meth:`create`)."""
+
+    config: ServerConfig
+    store: NodeStore
+    writer: Writer
+    services: Services
+
+    async def create(self, request: CreateTable, lang: str, address: str = "?",
+                     names: Sequence[str | None] | None = None, account: str | None = None,
+                     accounts: Sequence[str | None] | None = None) -> CreateTableReply:
+        """A new table as ``request`` asks, its ``me`` seats named by ``names`` and given to
+        ``accounts`` one by one."""
+        ...
+
+
 class QuickMatch:
     """The lobby's quick match (see the module docstring)."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: QuickMatchHost) -> None:
         """The quick match of ``lobby``'s server (its store, writer and tables)."""
         self.lobby = lobby
         self._task: asyncio.Task[None] | None = None

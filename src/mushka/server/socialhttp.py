@@ -19,10 +19,11 @@ from starlette.responses import Response
 
 from mushka.errors import MushkaError
 from mushka.server import httpio
-from mushka.server.accounts import Account, current_account, lobby_of_connection
+from mushka.server.accounts import current_account, lobby_of_connection
 from mushka.server.bodies import ErrorBody, ErrorReply
 from mushka.server.guards import check_origin, client_address
 from mushka.server.httpio import page_origins, read_json, request_lang
+from mushka.server.identity import Account
 from mushka.server.lobby import Lobby
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.socialbodies import HideBody, InviteBody, NameBody

@@ -20,7 +20,7 @@ from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from mushka.server.accounts import Account
+from mushka.server.identity import Account
 from mushka.server.sqlschema import Base
 
 _ACCOUNTS = Base.metadata.tables["mushka_accounts"]
