@@ -8,7 +8,7 @@
 // Like the plain faces, the suit's colour is `currentColor` (so the four-colour deck and
 // the themes apply); the few other colours (gold, skin, white) are fixed, as on a card.
 
-import { index, node, NUMBER, PIPS, suitShape } from "./cardface.js";
+import { corners, faceSvg, isNumber, node, numberPips, suitShape } from "./cardsvg.js";
 
 const GOLD = "#c8962e";
 const SKIN = "#f2d7b5";
@@ -93,20 +93,13 @@ function aceCard(suit) {
 
 /** The Russian-pattern face of a card (rank letter 2-9, T, J, Q, K, A; suit letter). */
 export function russianFace(rank, suit) {
-  const text = RUSSIAN_INDEX[rank] || rank;
-  const top = index(text, suit);
-  const bottom = index(text, suit);
-  bottom.setAttribute("transform", "rotate(180 50 70)");
-  const parts = [top, bottom];
-  if (rank in NUMBER) {
-    const n = NUMBER[rank];
-    const size = n >= 9 ? 15 : 18;
-    for (const [x, y, flip] of PIPS[n]) parts.push(suitShape(suit, n >= 9 ? 50 + (x - 50) * 0.85 : x, y, size, !!flip));
+  const parts = corners(RUSSIAN_INDEX[rank] || rank, suit);
+  if (isNumber(rank)) {
+    parts.push(...numberPips(rank, suit));
   } else if (rank === "A") {
     parts.push(...aceCard(suit));
   } else {
     parts.push(...courtCard(rank, suit));
   }
-  return node("svg", { class: "card-face russian", viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false",
-    fill: "currentColor", preserveAspectRatio: "xMidYMid meet" }, ...parts);
+  return faceSvg("card-face russian", parts);
 }

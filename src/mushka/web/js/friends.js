@@ -12,8 +12,8 @@
 // A friend link (/?friend=CODE) opened by a guest is kept until he signs in.
 
 import { account, onAccountChange } from "./account.js";
-import { jsonCall } from "./api.js";
 import { h, replace } from "./dom.js";
+import { hideAccount, onHidesChange, social } from "./friendcalls.js";
 import { onLangChange, t, withLang } from "./i18n.js";
 import { openProfile } from "./profile.js";
 import { prefs, setPref } from "./store.js";
@@ -37,11 +37,6 @@ let formError = null;
 /** The table this page shows, if any. */
 function tableHere() {
   return new URLSearchParams(location.search).get("table");
-}
-
-/** A JSON call of the social API (the page's fetch adds the session's CSRF token to changes, P19). */
-export function social(method, path, body) {
-  return jsonCall(method, path, method === "GET" ? undefined : (body || {}));
 }
 
 /** Whether a player is signed in, and his name. */
@@ -285,6 +280,12 @@ async function loadFriends() {
   drawPanel();
 }
 
+// A mute or block made here or in a profile: the lists show it.
+onHidesChange(async () => {
+  await loadHides();
+  await loadFriends();
+});
+
 async function loadHides() {
   if (!me) return;
   try {
@@ -334,19 +335,6 @@ async function showLink(fresh) {
   } catch (_) {
     // Not allowed here: the link is shown to copy by hand.
   }
-}
-
-/** Mute, block, or neither (`none`) an account; returns whether it was done. */
-export async function hideAccount(name, kind) {
-  try {
-    await social("POST", "api/hides", { name, kind });
-  } catch (err) {
-    if (err.code !== "no_player") toast(err.message);
-    return false;
-  }
-  await loadHides();
-  await loadFriends();
-  return true;
 }
 
 async function notifySwitch(on) {

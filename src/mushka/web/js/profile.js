@@ -4,6 +4,7 @@
 // for a signed-in reader, the friend / mute / block buttons.
 
 import { h, replace } from "./dom.js";
+import { hideAccount, social } from "./friendcalls.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { plainMessage } from "./ruleword.js";
 
@@ -84,7 +85,6 @@ export async function openProfile(name) {
 }
 
 async function act(change) {
-  const { social, hideAccount } = await import("./friends.js");
   try {
     if (change === "ask") await social("POST", "api/friends", { name: current.name });
     else if (change === "remove") await social("POST", "api/friends/remove", { name: current.name });
