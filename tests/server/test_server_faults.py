@@ -245,7 +245,7 @@ def test_readers_of_the_list_of_finished_games_share_one_page_and_a_game_that_en
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mushka.server.app import lobby_of
 
-    monkeypatch.setattr("mushka.server.lobby.RECORDS_FRESH", 600.0)  # only a change makes a new page
+    monkeypatch.setattr("mushka.server.finished.RECORDS_FRESH", 600.0)  # only a change makes a new page
     with running(tmp_path) as client:
         first = finish_a_game(client)
         store = lobby_of(client.app).store  # type: ignore[arg-type]

@@ -144,7 +144,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         used: NodeStore = store if store is not None else await asyncio.to_thread(
             lambda: SqlStore(cfg.database_url, sync=cfg.sqlite_sync))
         holder["lobby"] = lob = Lobby(cfg, used)
-        reviews["made"] = Reviews(lob.record, kind=cfg.bot_pool, nice=cfg.bot_nice)
+        reviews["made"] = Reviews(lob.finished_games.record, kind=cfg.bot_pool, nice=cfg.bot_nice)
         await lob.open()
         keeper: asyncio.Task[None] | None = None
         if cfg.tune_gc:
@@ -305,12 +305,12 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
 
     async def get_record(request: Request) -> Response:
         limit_reads(request)
-        text = await lobby().record(request.path_params["table_id"])
+        text = await lobby().finished_games.record(request.path_params["table_id"])
         return Response(text, media_type="application/json")
 
     async def get_replay(request: Request) -> Response:
         limit_reads(request)
-        made = await lobby().replay(request.path_params["table_id"], request_lang(request))
+        made = await lobby().finished_games.replay(request.path_params["table_id"], request_lang(request))
         return Response(made, media_type="application/json")
 
     async def get_review(request: Request) -> Response:
@@ -327,7 +327,7 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         limit_reads(request)
         count = int_param(request, "limit", 50, 1, 500)
         offset = int_param(request, "offset", 0, 0, 10**9)
-        return Response(await lobby().records_json(count, offset), media_type="application/json")
+        return Response(await lobby().finished_games.records_json(count, offset), media_type="application/json")
 
     async def ratings(request: Request) -> Response:
         # The board lives in memory (rebuilt from the stored games at the start): a cheap read.

@@ -10,13 +10,16 @@ table that another live process owns is not served here: the caller is sent
 there (:class:`~mushka.server.seating.OwnedElsewhere`).  Finished and idle
 tables leave memory after a while; storage keeps them.  The lists, the quotas
 and the ratings come from the store, so that every process tells the same.
+
+Beside it, each with its own module: the quick match that seats strangers
+together (:mod:`mushka.server.quickmatch`) and the finished games' records,
+replays and list (:mod:`mushka.server.finished`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -40,14 +43,13 @@ from mushka.server.bodies import (
     Meta,
     OptionInfo,
     RatingsReply,
-    RecordList,
-    RecordSummary,
     RulesReply,
     SeatToken,
     VariantInfo,
 )
 from mushka.server.config import ServerConfig
 from mushka.server.durations import presets
+from mushka.server.finished import FinishedGames
 from mushka.server.guards import AddressCounter
 from mushka.server.listing import Listings
 from mushka.server.nodes import Membership, NodeSettings, default_node_name
@@ -55,7 +57,6 @@ from mushka.server.protocol import Lang, SeatKind, TableInfo
 from mushka.server.quickmatch import QuickMatch
 from mushka.server.ratelimit import AddressLimiter
 from mushka.server.ratings import Ratings
-from mushka.server.replays import replay_json
 from mushka.server.seating import Client, OwnedElsewhere, Seat, TableMoved, hash_token, new_token, person_name
 from mushka.server.store import ABANDONED, NodeStore, Save, TableSnapshot
 from mushka.server.table import ServerTable, Services
@@ -74,15 +75,6 @@ FINISHED_KEPT: Final = 64
 PING_TIMEOUT: Final = 2.0
 """Seconds ``/api/health`` waits for the database to answer before it reports it unreachable."""
 
-RECORDS_FRESH: Final = 1.0
-"""Seconds a page of the list of finished games is served as made (readers share it)."""
-
-LISTS_KEPT: Final = 16
-"""Pages of the list of finished games kept (by limit and offset)."""
-
-REPLAYS_KEPT: Final = 32
-"""Replays kept ready in memory (a finished game never changes, so they stay right)."""
-
 RATINGS_EVERY: Final = 5.0
 """Seconds between two reads of the games other processes finished (for the ratings)."""
 
@@ -99,14 +91,6 @@ def available_bots() -> list[str]:
 def seat_url(table_id: str, token: str) -> str:
     """The path that brings a player back to his seat (the token stays in the fragment)."""
     return f"/?table={table_id}#token={token}"
-
-
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
 
 
 class Lobby:
@@ -155,8 +139,6 @@ class Lobby:
         self._loading = asyncio.Lock()
         self._rematching = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
-        self._replays: OrderedDict[tuple[str, str], str] = OrderedDict()
-        self._lists: OrderedDict[tuple[int, int], tuple[float, asyncio.Task[str], tuple[int, int]]] = OrderedDict()
         self._ping: asyncio.Task[bool] | None = None
         self._finished: OrderedDict[str, ServerTable] = OrderedDict()
         """Finished games rebuilt from storage for a look (not live tables; see :meth:`get`)."""
@@ -164,6 +146,8 @@ class Lobby:
         self._nodes: tuple[float, list[str]] | None = None
         self.quick = QuickMatch(self)
         """The lobby's quick match: strangers seated together (:mod:`mushka.server.quickmatch`)."""
+        self.finished_games = FinishedGames(self)
+        """The finished games' records, replays and list (:mod:`mushka.server.finished`)."""
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -317,13 +301,13 @@ class Lobby:
 
         A finished game rebuilt from storage goes to a small cache of its own, not among
         the live tables: looking at old games never takes the slot of a new one."""
-        table = self.tables.get(table_id) or self._finished_table(table_id)
+        table = self.held(table_id)
         if table is not None:
             return table
         if len(table_id) > 32:
             raise ProtocolError("no_table", rule="P12", id=table_id[:32])
         async with self._loading:
-            table = self.tables.get(table_id) or self._finished_table(table_id)
+            table = self.held(table_id)
             if table is not None:
                 return table
             place = await asyncio.to_thread(self.store.placement, table_id)
@@ -350,6 +334,11 @@ class Lobby:
             table.begin()
             return table
 
+    def held(self, table_id: str) -> ServerTable | None:
+        """The table ``table_id`` if this process holds it in memory: a live one, or a finished
+        game rebuilt for a look (see :meth:`get`); None otherwise."""
+        return self.tables.get(table_id) or self._finished_table(table_id)
+
     def _finished_table(self, table_id: str) -> ServerTable | None:
         table = self._finished.get(table_id)
         if table is not None:
@@ -372,6 +361,11 @@ class Lobby:
         """Listed tables of every node, newest first (those of this one with their live details)."""
         live = {t.id: t.info for t in self.tables.values()}
         return await self.listings.tables(status, lang, live)
+
+    async def rules(self, table_id: str, lang: Lang) -> RulesReply:
+        """The rules of a table's variant by id, filled from its options, in ``lang``."""
+        table = await self.get(table_id)
+        return RulesReply(table=table.id, variant=table.rules.variant, lang=lang, rules=table.rule_texts(lang))
 
     # --- making tables ---------------------------------------------------------------------------
 
@@ -515,88 +509,6 @@ class Lobby:
         return JoinReply(table=table.info(lang), token=SeatToken(seat=index, token=token,
                                                                  url=seat_url(table_id, token)),
                          ws=f"/ws/tables/{table_id}")
-
-    # --- records ------------------------------------------------------------------------------------
-
-    async def record(self, table_id: str) -> str:
-        """P11: the record of a finished game (JSON text)."""
-        table = self.tables.get(table_id) or self._finished_table(table_id)
-        if table is not None:
-            if table.status != "over" or table.game is None:
-                raise ProtocolError("not_over", rule="P11", id=table_id)
-            if table.game.result is None:  # ended with nobody there: no game to record
-                raise ProtocolError("no_record", rule="P12", id=table_id)
-            return table.storage.record_text()
-        else:
-            snap = await asyncio.to_thread(self.store.load, table_id[:32])
-            if snap is None:
-                raise ProtocolError("no_record", rule="P12", id=table_id[:32])
-            if snap.status not in ("over", ABANDONED):
-                raise ProtocolError("not_over", rule="P11", id=table_id)
-        if snap.record is None:
-            raise ProtocolError("no_record", rule="P12", id=table_id)
-        if not await self.thinkers.run(_is_json, snap.record):
-            # Damaged in storage: set aside rather than served (the row stays for inspection).
-            await asyncio.to_thread(self.store.quarantine, snap.id, "the stored record is not JSON")
-            raise ProtocolError("no_record", rule="P12", id=table_id[:32])
-        return snap.record
-
-    async def replay(self, table_id: str, lang: Lang) -> str:
-        """P11: every position of a finished game, computed from its record (kept for a while),
-        as the JSON of a :class:`~mushka.server.bodies.Replay`."""
-        key = (table_id, lang)
-        ready = self._replays.get(key)
-        if ready is not None:
-            self._replays.move_to_end(key)
-            return ready
-        text = await self.record(table_id)
-        # Reading the record, replaying it and writing the result is work for the pool, never the
-        # loop's: the worker sends back the reply's text, which the loop only passes on.
-        made = await self.thinkers.run(replay_json, text, table_id, lang)
-        self._replays[key] = made
-        while len(self._replays) > REPLAYS_KEPT:
-            self._replays.popitem(last=False)
-        return made
-
-    async def rules(self, table_id: str, lang: Lang) -> RulesReply:
-        """The rules of a table's variant by id, filled from its options, in ``lang``."""
-        table = await self.get(table_id)
-        return RulesReply(table=table.id, variant=table.rules.variant, lang=lang, rules=table.rule_texts(lang))
-
-    async def records_json(self, limit: int, offset: int) -> str:
-        """The JSON of a :class:`~mushka.server.protocol.RecordList` page, shared by every reader
-        until a game is stored as over or a record set aside (and for :data:`RECORDS_FRESH` at
-        most, for any change made otherwise)."""
-        loop = asyncio.get_running_loop()
-        key = (limit, offset)
-        # A game stored as over, or a record set aside, makes a new page at once.
-        changes = (self.writer.ended, len(getattr(self.store, "quarantined", ())))
-        made = self._lists.get(key)
-        if made is None or made[2] != changes or (made[1].done() and loop.time() - made[0] > RECORDS_FRESH):
-            async def page() -> str:
-                return RecordList(records=await self.records(limit, offset)).model_dump_json()
-
-            made = (loop.time(), loop.create_task(page()), changes)
-            self._lists[key] = made
-            self._lists.move_to_end(key)
-            while len(self._lists) > LISTS_KEPT:
-                self._lists.popitem(last=False)
-        try:
-            return await asyncio.shield(made[1])
-        except Exception:
-            self._lists.pop(key, None)  # not kept: the next reader tries again
-            raise
-
-    async def records(self, limit: int, offset: int) -> list[RecordSummary]:
-        """Finished games, newest first."""
-        snaps = await asyncio.to_thread(self.store.finished, limit, offset)
-        out = []
-        for snap in snaps:
-            finished = snap.finished or snap.created
-            out.append(RecordSummary(id=snap.id, variant=snap.variant, players=snap.players, seats=list(snap.names),
-                                     finished=finished.isoformat(), winner=snap.winner,
-                                     record=f"/api/records/{snap.id}"))
-        return out
 
     # --- the table form ---------------------------------------------------------------------------------
 
