@@ -91,8 +91,11 @@ class Phases(IntFlag):
     """
 
     DECLARING = 1
+    """Declaring (C6-C10) and kopilka's redistribution (K6-K8)."""
     TRICKS = 2
+    """The tricks (C13-C15, K10-K19)."""
     BOTH = 3
+    """Every decision (the default)."""
 
 
 @dataclass(frozen=True, slots=True)
