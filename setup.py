@@ -102,6 +102,18 @@ def _stamp() -> dict[str, object]:
     }
 
 
+def _remove_stale_extensions() -> None:
+    """Delete compiled modules left in the tree by an earlier build whose module is no longer
+    compiled (renamed, moved or removed): Python would import such a file before any source,
+    an old module under its old name beside the new one."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    kept = {m.removesuffix(".py") + suffix for m in COMPILED}
+    for path in (SRC / "mushka").rglob("*" + suffix):
+        if path.relative_to(SRC).as_posix() not in kept:
+            print(f"mushka: removing {path.relative_to(SRC)}, no longer a compiled module", file=sys.stderr)
+            path.unlink()
+
+
 class BuildExt(build_ext):
     """build_ext that also writes the build stamp next to the compiled modules."""
 
@@ -117,6 +129,8 @@ class BuildExt(build_ext):
         for target in targets:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text + "\n", encoding="utf-8")
+        if self.inplace or getattr(self, "editable_mode", False):
+            _remove_stale_extensions()
 
     def get_outputs(self) -> list[str]:
         """The extension files and the stamp (so a wheel carries it)."""

@@ -10,6 +10,7 @@ tests/e2e/test_web_texts.py.
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -31,9 +32,29 @@ def repeated_in_literals(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
+def _toml_keys(table: dict[str, object], prefix: str) -> list[str]:
+    """The entries of a catalogue file as the catalogue names them (tables before their keys)."""
+    keys: list[str] = []
+    for key, value in table.items():
+        keys += _toml_keys(value, f"{prefix}{key}.") if isinstance(value, dict) else [prefix + key]
+    return keys
+
+
+def file_keys(node: ast.Call) -> list[str]:
+    """The keys an ``add_text_file("package", "name.toml"[, prefix])`` call adds, read from the file."""
+    args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(args) < 2:
+        return []
+    # A prefix held in a name (not a literal) is not followed: the file's keys count unprefixed.
+    package, name, *rest = args
+    path = SRC.parent.joinpath(*package.split("."), name)
+    return _toml_keys(tomllib.loads(path.read_text(encoding="utf-8")), rest[0] if rest else "")
+
+
 def catalogue_keys(tree: ast.AST) -> list[str]:
     """The keys a module puts into the shared text catalogue: ``add_texts({...})``, a ``TEXTS``
-    table handed to it, and the catalogue's own ``_CATALOGUE``."""
+    table handed to it, the catalogue files read by ``add_text_file`` and the catalogue's own
+    ``_CATALOGUE``."""
     keys: list[str] = []
     named: dict[str, ast.Dict] = {}
     for node in ast.walk(tree):
@@ -45,6 +66,8 @@ def catalogue_keys(tree: ast.AST) -> list[str]:
             if target.id == "_CATALOGUE":
                 keys += literal_keys(value)
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "add_text_file":
+            keys += file_keys(node)
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "add_texts" and node.args:
             arg = node.args[0]
             if isinstance(arg, ast.Name) and arg.id in named:
