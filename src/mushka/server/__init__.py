@@ -13,10 +13,14 @@ server owns no rules: it asks the engine.
 * :mod:`~mushka.server.seatviews`: the views sent, and what changed in them;
 * :mod:`~mushka.server.wire`: events and sentences in their wire form;
 * :mod:`~mushka.server.lobby`: making, finding and listing tables;
+* :mod:`~mushka.server.finished`: the finished games' records, replays and list;
+* :mod:`~mushka.server.quickmatch`: strangers seated together;
 * :mod:`~mushka.server.connection`: one WebSocket, checked and dispatched;
 * :mod:`~mushka.server.writer`: one task storing every change (group commit);
 * :mod:`~mushka.server.store`: what is stored, behind a small repository interface;
 * :mod:`~mushka.server.sqlstore`: storage in SQL (SQLAlchemy, Alembic migrations);
+  what a commit writes (:mod:`~mushka.server.sqlwrite`) and how tables are read back
+  (:mod:`~mushka.server.sqlread`);
 * :mod:`~mushka.server.replays`: every position of a finished game;
 * :mod:`~mushka.server.thinkers`: the worker processes bots think in (and replays are built in);
 * :mod:`~mushka.server.app`: the Starlette application.
