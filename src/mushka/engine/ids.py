@@ -38,6 +38,7 @@ from typing import Final
 from mushka.cards import card_count, index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
 from mushka.engine.deal import Deal
+from mushka.engine.exchanges import subset_mask
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
@@ -275,30 +276,17 @@ class ActionSpace:
                 0 <= action_id < self.num_distinct_actions):
             raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
                                      last=self.num_distinct_actions - 1)
-        if action_id >= self._play_base and (self._discard_base < 0 or action_id < self._discard_base):
-            return PLAYS[self._card_of[action_id - self._play_base]]
-        if action_id == PASS_ID:
-            return PASS
-        if not self.trumps:
-            if action_id == DRAW_ID:
-                return DRAW
-            return DISCARDS[self._card_of[action_id - self._discard_base]]
-        hand = index_list(deal.hands[deal.to_act]) if deal.phase != Phase.OVER else []
-        if action_id >= TAKE_BASE:
-            i = action_id - TAKE_BASE
-            if i >= len(hand):
+        if self.trumps and PASS_ID < action_id < self._play_base:
+            # An exchange names positions in the hand of the seat to act: they must be there.
+            size = card_count(deal.hands[deal.to_act]) if deal.phase != Phase.OVER else 0
+            if action_id >= TAKE_BASE:
+                outside = action_id - TAKE_BASE >= size
+            else:
+                outside = (action_id - STAND_BASE) >> size != 0
+            if outside:
                 raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
                                          last=self.num_distinct_actions - 1)
-            return TAKES[hand[i]]
-        p = action_id - STAND_BASE
-        if p >> len(hand):
-            raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
-                                     last=self.num_distinct_actions - 1)
-        mask = 0
-        for i, c in enumerate(hand):
-            if p >> i & 1:
-                mask |= 1 << c
-        return stand_mask(mask)
+        return self.listed_action(deal, action_id)
 
     def listed_action(self, deal: Deal, action_id: int) -> Action:
         """The action of ``action_id``, an id :meth:`legal_into` listed for the seat to act
@@ -316,15 +304,7 @@ class ActionSpace:
             for _ in range(action_id - TAKE_BASE):
                 hand &= hand - 1
             return TAKES[(hand & -hand).bit_length() - 1]
-        p = action_id - STAND_BASE
-        mask = 0
-        while p:
-            low = hand & -hand
-            if p & 1:
-                mask |= low
-            hand ^= low
-            p >>= 1
-        return stand_mask(mask)
+        return stand_mask(subset_mask(hand, action_id - STAND_BASE))
 
     def id_of(self, deal: Deal, action: Action) -> int:
         """The id of ``action`` for the seat to act in ``deal`` (its inverse of :meth:`action`)."""
