@@ -50,6 +50,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.actions",
     "mushka.engine.chance",
     "mushka.engine.deal",
+    "mushka.engine.deal_state",
     "mushka.engine.encode",
     "mushka.engine.events",
     "mushka.engine.exchanges",

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from mushka.cards import Card
 from mushka.engine.actions import Action, Kind
-from mushka.engine.deal import Deal, DealResult, Phase, TrickRecord, check_dealer
+from mushka.engine.deal import Deal, DealResult, Phase, TrickRecord
+from mushka.engine.deal_state import check_dealer
 from mushka.engine.events import Event
 from mushka.engine.stacking import Stack, stack_deck, unstack_deck
 from mushka.engine.views import DealView
