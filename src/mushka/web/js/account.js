@@ -12,7 +12,7 @@
 // X-CSRF-Token header while signed in.
 
 import { jsonCall } from "./api.js";
-import { h, replace } from "./dom.js";
+import { h, navButton, replace } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { saveName, savedName, saveToken, tokenFor } from "./store.js";
 import { announce, toast } from "./ui.js";
@@ -120,58 +120,55 @@ export function passkeysAvailable() {
   return !!(window.PublicKeyCredential && navigator.credentials && window.isSecureContext) && !ip;
 }
 
+// The browser's credential calls take and give binary fields; the server reads them in base64url.
+function withIds(credentials) {
+  return (credentials || []).map((c) => ({ ...c, id: fromB64(c.id) }));
+}
+
+function credentialJSON(cred, response) {
+  return {
+    id: cred.id, rawId: toB64(cred.rawId), type: cred.type, response,
+    clientExtensionResults: cred.getClientExtensionResults ? cred.getClientExtensionResults() : {},
+  };
+}
+
 async function makePasskey(name) {
   const { challenge, options } = await call("POST", "api/account/passkey/register/options", me ? {} : { name });
   const publicKey = {
     ...options,
     challenge: fromB64(options.challenge),
     user: { ...options.user, id: fromB64(options.user.id) },
-    excludeCredentials: (options.excludeCredentials || []).map((c) => ({ ...c, id: fromB64(c.id) })),
+    excludeCredentials: withIds(options.excludeCredentials),
   };
   const made = await navigator.credentials.create({ publicKey });
-  const credential = {
-    id: made.id, rawId: toB64(made.rawId), type: made.type,
-    response: {
-      clientDataJSON: toB64(made.response.clientDataJSON),
-      attestationObject: toB64(made.response.attestationObject),
-      transports: made.response.getTransports ? made.response.getTransports() : [],
-    },
-    clientExtensionResults: made.getClientExtensionResults ? made.getClientExtensionResults() : {},
-  };
+  const credential = credentialJSON(made, {
+    clientDataJSON: toB64(made.response.clientDataJSON),
+    attestationObject: toB64(made.response.attestationObject),
+    transports: made.response.getTransports ? made.response.getTransports() : [],
+  });
   return call("POST", "api/account/passkey/register", { challenge, credential });
 }
 
 async function usePasskey() {
   const { challenge, options } = await call("POST", "api/account/passkey/signin/options", {});
-  const publicKey = {
-    ...options,
-    challenge: fromB64(options.challenge),
-    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: fromB64(c.id) })),
-  };
+  const publicKey = { ...options, challenge: fromB64(options.challenge), allowCredentials: withIds(options.allowCredentials) };
   const got = await navigator.credentials.get({ publicKey });
-  const credential = {
-    id: got.id, rawId: toB64(got.rawId), type: got.type,
-    response: {
-      clientDataJSON: toB64(got.response.clientDataJSON),
-      authenticatorData: toB64(got.response.authenticatorData),
-      signature: toB64(got.response.signature),
-      userHandle: got.response.userHandle ? toB64(got.response.userHandle) : null,
-    },
-    clientExtensionResults: got.getClientExtensionResults ? got.getClientExtensionResults() : {},
-  };
+  const credential = credentialJSON(got, {
+    clientDataJSON: toB64(got.response.clientDataJSON),
+    authenticatorData: toB64(got.response.authenticatorData),
+    signature: toB64(got.response.signature),
+    userHandle: got.response.userHandle ? toB64(got.response.userHandle) : null,
+  });
   return call("POST", "api/account/passkey/signin", { challenge, credential });
 }
 
 // --- the button and the dialog ----------------------------------------------------------------
 
 function drawButton() {
-  const nav = document.querySelector(".topnav");
-  if (!nav) return;
-  if (!button) {
-    button = h("button", { type: "button", class: "btn small account-btn", dataset: { testid: "account-button" },
-      "aria-haspopup": "dialog", onclick: () => openDialog() });
-    nav.insertBefore(button, nav.firstChild);
-  }
+  const made = navButton(button, { type: "button", class: "btn small account-btn", dataset: { testid: "account-button" },
+    "aria-haspopup": "dialog", onclick: () => openDialog() });
+  if (!made) return;
+  button = made;
   replace(button, me ? h("span", { class: "account-name", text: me.name }) : t("acct_sign_in"));
   button.title = me ? t("acct_signed_in_as", { name: me.name }) : t("acct_sign_in_title");
 }

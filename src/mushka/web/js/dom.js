@@ -37,6 +37,19 @@ export function replace(el, ...children) {
   return el;
 }
 
+/**
+ * A button first in the page's top bar (`.topnav`): `button` if it is made already, else one made
+ * from `attrs` and put there; null on a page without the bar.
+ */
+export function navButton(button, attrs) {
+  const nav = document.querySelector(".topnav");
+  if (!nav) return null;
+  if (button) return button;
+  const made = h("button", attrs);
+  nav.insertBefore(made, nav.firstChild);
+  return made;
+}
+
 /** The element with `id` (throws if it is missing, which is a page bug). */
 export function byId(id) {
   const el = document.getElementById(id);

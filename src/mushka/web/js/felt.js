@@ -5,7 +5,7 @@
 import { backElement, cardElement, cardName, RANK_ORDER, short, suitName, suitSymbol } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatLabel, seatName, signed } from "./seats.js";
+import { seatBadges, seatLabel, seatName, signed } from "./seats.js";
 import { normaliseOrder } from "./tableinfo.js";
 
 /** The table page's felt (methods of TablePage). */
@@ -42,15 +42,7 @@ export const feltMethods = {
   },
 
   seatFacts(deal, s) {
-    const facts = [];
-    if (s === deal.dealer) facts.push(h("span", { class: "badge", text: t("dealer") }));
-    const decl = deal.declarations ? deal.declarations[s] : null;
-    if (decl === "pass") facts.push(h("span", { class: "badge", text: t("decl_pass") }));
-    if (decl === "stand") {
-      const k = deal.exchanged ? deal.exchanged[s] : 0;
-      facts.push(h("span", { class: "badge", text: k > 0 ? t("decl_stand_k", { k }) : t("decl_stand") }));
-    }
-    facts.push(h("span", { class: "badge", text: t("tricks_n", { n: deal.tricks_won[s] || 0 }) }));
+    const facts = seatBadges(deal, s, deal.dealer);
     if (this.view.records && this.view.records.length) {
       facts.push(h("span", { class: "badge", text: t("record_n", { n: this.view.records[s] }) }));
     } else if (deal.variant === "kopilka") {

@@ -12,7 +12,7 @@
 // A friend link (/?friend=CODE) opened by a guest is kept until he signs in.
 
 import { account, onAccountChange } from "./account.js";
-import { h, replace } from "./dom.js";
+import { h, navButton, replace } from "./dom.js";
 import { hideAccount, onHidesChange, social } from "./friendcalls.js";
 import { onLangChange, t, withLang } from "./i18n.js";
 import { openProfile } from "./profile.js";
@@ -210,13 +210,10 @@ function browserNotice(notice) {
 // --- the Friends button and panel ------------------------------------------------------------
 
 function drawButton() {
-  const nav = document.querySelector(".topnav");
-  if (!nav) return;
-  if (!button) {
-    button = h("button", { type: "button", class: "btn small friends-btn", dataset: { testid: "friends-button" },
-      "aria-expanded": "false", onclick: () => togglePanel() });
-    nav.insertBefore(button, nav.firstChild);
-  }
+  const made = navButton(button, { type: "button", class: "btn small friends-btn", dataset: { testid: "friends-button" },
+    "aria-expanded": "false", onclick: () => togglePanel() });
+  if (!made) return;
+  button = made;
   button.hidden = !me;
   const incoming = friends.filter((f) => f.status === "incoming").length;
   const online = friends.filter((f) => f.status === "accepted" && f.online).length;

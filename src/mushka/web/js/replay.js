@@ -12,7 +12,7 @@ import { cardElement, RANK_ORDER, sortHand, suitName, suitSymbol } from "./cards
 import { h, preserveFocus, replace } from "./dom.js";
 import { lang, onLangChange, t, withLang } from "./i18n.js";
 import { dealHeadline, explainSeat, partText, stateWord } from "./explain.js";
-import { recordName, signed } from "./seats.js";
+import { recordName, seatBadges, signed } from "./seats.js";
 import { trickPauseMs } from "./motion.js";
 import { ReviewPanel } from "./review.js";
 
@@ -210,15 +210,7 @@ export class ReplayPage {
     const pos = step.deal;
     const order = normaliseOrder(rp.options && rp.options.rank_order, rp.variant);
     const seats = step.hands.map((hand, s) => {
-      const facts = [];
-      if (s === deal.dealer) facts.push(h("span", { class: "badge", text: t("dealer") }));
-      const decl = pos.declarations ? pos.declarations[s] : null;
-      if (decl === "pass") facts.push(h("span", { class: "badge", text: t("decl_pass") }));
-      if (decl === "stand") {
-        const k = pos.exchanged ? pos.exchanged[s] : 0;
-        facts.push(h("span", { class: "badge", text: k > 0 ? t("decl_stand_k", { k }) : t("decl_stand") }));
-      }
-      facts.push(h("span", { class: "badge", text: t("tricks_n", { n: pos.tricks_won[s] }) }));
+      const facts = seatBadges(pos, s, deal.dealer);
       const sorted = sortHand(hand, { order, trump: pos.trump || null });
       return h("div", { class: `replay-seat${s === step.actor ? " actor" : ""}`, dataset: { seat: s, testid: `replay-seat-${s}` } },
         h("div", { class: "seat-name", text: this.seatName(s) }),

@@ -6,6 +6,7 @@
 // from the bot the seat runs.  The names and the levels' words are the
 // server's (texts.js), as it names a bot in its own messages.
 
+import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { BOT_LEVELS, BOT_NAMES } from "./texts.js";
 
@@ -63,4 +64,23 @@ export function signed(n) {
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${Math.abs(n)}`;
   return "0";
+}
+
+/**
+ * The badges a seat's line starts with, at the table and in a replay: the dealer, the seat's
+ * declaration (a pass, or a stand with the cards it exchanged) and the tricks it won.
+ * `pos` is the deal as the page has it (`declarations`, `exchanged`, `tricks_won`).
+ */
+export function seatBadges(pos, s, dealer) {
+  const badges = [];
+  const badge = (text) => badges.push(h("span", { class: "badge", text }));
+  if (s === dealer) badge(t("dealer"));
+  const decl = pos.declarations ? pos.declarations[s] : null;
+  if (decl === "pass") badge(t("decl_pass"));
+  if (decl === "stand") {
+    const k = pos.exchanged ? pos.exchanged[s] : 0;
+    badge(k > 0 ? t("decl_stand_k", { k }) : t("decl_stand"));
+  }
+  badge(t("tricks_n", { n: pos.tricks_won[s] || 0 }));
+  return badges;
 }
