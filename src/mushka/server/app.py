@@ -58,6 +58,7 @@ from mushka.server.tutorial import CreateTutorial, start_tutorial
 log = logging.getLogger("mushka.server")
 
 M = TypeVar("M", bound=BaseModel)
+Seating = TypeVar("Seating", CreateTable, QuickMatchRequest, CreateTutorial)
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
@@ -246,27 +247,26 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
             raise ProtocolError("bad_query", rule="P2", name="status", problem=Problem("server.problem.status"))
         return json_reply(TableList(tables=await lobby().listed(status, request_lang(request))))
 
-    async def create_table(request: Request) -> Response:
+    async def seat_sender(request: Request, model: type[Seating],
+                          seat: Callable[[Seating, str, str, str | None], Awaitable[BaseModel]]) -> Response:
+        """A request that seats its sender (a new table, the quick match, a tutorial): its body, then
+        the name and account it sits under (P18), then ``seat(body, lang, address, account)``: 201."""
         limit(request)
-        body = await read_body(request, CreateTable)
+        body = await read_body(request, model)
         lang = request_lang(request, body.lang)
         try:
             body, account = await accountweb.seat_identity(request, body)
-            reply = await lobby().create(body, lang, address=client_address(request.scope), account=account)
+            reply = await seat(body, lang, client_address(request.scope), account)
         except MushkaError as exc:
             return error_reply(exc, lang)
         return json_reply(reply, 201)
 
+    async def create_table(request: Request) -> Response:
+        return await seat_sender(request, CreateTable, lambda body, lang, address, account: lobby().create(
+            body, lang, address=address, account=account))
+
     async def quick_match(request: Request) -> Response:
-        limit(request)
-        body = await read_body(request, QuickMatchRequest)
-        lang = request_lang(request, body.lang)
-        try:
-            body, account = await accountweb.seat_identity(request, body)
-            reply = await lobby().quick.join(body, lang, client_address(request.scope), account)
-        except MushkaError as exc:
-            return error_reply(exc, lang)
-        return json_reply(reply, 201)
+        return await seat_sender(request, QuickMatchRequest, lobby().quick.join)
 
     async def quick_match_ticket(request: Request) -> Response:
         limit_reads(request)
@@ -278,15 +278,8 @@ def create_app(config: ServerConfig | None = None, *, store: NodeStore | None = 
         return Response(status_code=204)
 
     async def create_tutorial(request: Request) -> Response:
-        limit(request)
-        body = await read_body(request, CreateTutorial)
-        lang = request_lang(request, body.lang)
-        try:
-            body, _ = await accountweb.seat_identity(request, body)
-            reply = await start_tutorial(lobby(), body, lang, address=client_address(request.scope))
-        except MushkaError as exc:
-            return error_reply(exc, lang)
-        return json_reply(reply, 201)
+        return await seat_sender(request, CreateTutorial, lambda body, lang, address, _account: start_tutorial(
+            lobby(), body, lang, address=address))
 
     async def get_table(request: Request) -> Response:
         table = await lobby().get(request.path_params["table_id"])
