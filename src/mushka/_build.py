@@ -60,6 +60,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.steps",
     "mushka.engine.trump",
     "mushka.engine.trump_cards",
+    "mushka.engine.trump_declare",
     "mushka.engine.trump_state",
     "mushka.engine.trump_view",
     "mushka.engine.types",
