@@ -57,6 +57,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.ids",
     "mushka.engine.kopilka",
     "mushka.engine.stacking",
+    "mushka.engine.stepped",
     "mushka.engine.steps",
     "mushka.engine.trump",
     "mushka.engine.trump_cards",

@@ -21,7 +21,8 @@ from typing import Any, Final, Self
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal
 from mushka.engine.ids import action_space
-from mushka.engine.steps import CHANCE, TERMINAL, StepDeal, Stepped
+from mushka.engine.stepped import Stepped
+from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, MushkaError
 from mushka.i18n import add_texts

@@ -28,9 +28,11 @@ from mushka.cards import CARDS, cards_of
 from mushka.engine import new_deal
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal, PendingChance
+from mushka.engine.deal_state import check_dealer
 from mushka.engine.encode import Encoder
 from mushka.engine.events import Event
 from mushka.engine.ids import TRUMP_PLAY_BASE, ActionSpace, action_space
+from mushka.engine.stepped import Stepped
 from mushka.engine.trump import TrumpDeal, dealt_trump_deal
 from mushka.engine.trump_view import record_changes
 from mushka.engine.types import Phase
@@ -48,68 +50,6 @@ _OVER: Final = Phase.OVER
 # The bits of a mask of listed ids that stay a machine word compiled (ids above it are
 # checked in full; none is listed that far from its offset, see ActionSpace.id_offset).
 _WORD: Final = 62
-
-
-class Stepped:
-    """What a deal and a whole game played step by step share: how they are copied and pickled.
-
-    Each is made from its settings (:meth:`_settings`) and then its steps, chance
-    outcomes and action ids in order; a pickle holds just those and replays the steps,
-    and ``copy.deepcopy`` is the subclass's cheap :meth:`clone`.
-    """
-
-    __slots__ = ()
-
-    def _settings(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """The constructor's arguments: positional and keyword."""
-        raise NotImplementedError
-
-    def _steps_so_far(self) -> tuple[int, ...]:
-        """Every step so far: chance outcomes and action ids, in order."""
-        raise NotImplementedError
-
-    def is_chance(self) -> bool:
-        """Whether a chance step is due."""
-        raise NotImplementedError
-
-    def apply_chance(self, outcome: int) -> None:
-        """Apply a chance outcome."""
-        raise NotImplementedError
-
-    def apply_id(self, action_id: int) -> None:
-        """Apply the action ``action_id`` of the seat to act."""
-        raise NotImplementedError
-
-    def clone(self) -> Self:
-        """A cheap independent copy."""
-        raise NotImplementedError
-
-    def _fresh(self) -> Self:
-        """A new object of the same settings, no step taken yet (a clone's start)."""
-        args, kwargs = self._settings()
-        return type(self)(*args, **kwargs)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Self:
-        """``copy.deepcopy`` is :meth:`clone`."""
-        other = self.clone()
-        memo[id(self)] = other
-        return other
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A compact pickle: the class, its settings and the step history."""
-        args, kwargs = self._settings()
-        return (_replay, (type(self), args, kwargs, self._steps_so_far()))
-
-
-def _replay(cls: type[Stepped], args: tuple[Any, ...], kwargs: dict[str, Any], history: tuple[int, ...]) -> Stepped:
-    """Unpickle a :class:`Stepped`: make it from its settings and replay its steps."""
-    out = cls(*args, **kwargs)
-    for step in history:
-        if out.is_chance():
-            out.apply_chance(step)
-        else:
-            out.apply_id(step)
-    return out
 
 
 class StepDeal(Stepped):
@@ -147,9 +87,7 @@ class StepDeal(Stepped):
         time one of them asks (by replay) and kept from then on; ``state`` is a kopilka game's money
         (``pot=``, ``balances=``) as for :func:`~mushka.engine.new_deal`.
         """
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-            raise MushkaError("bad_seat", rule=rules.info.dealer_rule, seat=dealer,
-                              players=rules.players)
+        check_dealer(rules, dealer)
         self.rules = rules
         self.dealer = dealer
         space = self.space = action_space(rules)
