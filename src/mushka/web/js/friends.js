@@ -266,13 +266,21 @@ export function openFriends() {
   togglePanel(true);
 }
 
-async function loadFriends() {
-  if (!me) return;
+// The signed-in player's list `name` (GET api/friends: its `friends`), or null while signed out
+// or when it could not be had: the panel then keeps what it shows.
+async function myList(name) {
+  if (!me) return null;
   try {
-    friends = (await social("GET", "api/friends")).friends;
+    return (await social("GET", `api/${name}`))[name];
   } catch (_) {
-    return;
+    return null;
   }
+}
+
+async function loadFriends() {
+  const list = await myList("friends");
+  if (list === null) return;
+  friends = list;
   drawButton();
   drawPanel();
 }
@@ -284,12 +292,9 @@ onHidesChange(async () => {
 });
 
 async function loadHides() {
-  if (!me) return;
-  try {
-    hides = (await social("GET", "api/hides")).hides;
-  } catch (_) {
-    return;
-  }
+  const list = await myList("hides");
+  if (list === null) return;
+  hides = list;
   drawPanel();
 }
 
