@@ -20,7 +20,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 from mushka.bots import make_bot
-from mushka.bots.policy import win_chances
+from mushka.bots.declaring import win_chances
 from mushka.match import new_game
 from mushka.rules import make_rules
 

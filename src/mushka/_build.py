@@ -75,6 +75,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.worlds.sampler",
     "mushka.worlds.trump",
     "mushka.bots.belief",
+    "mushka.bots.declaring",
     "mushka.bots.policy",
     "mushka.bots.playout",
     "mushka.bots.heuristic",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from mushka.bots import BOTS, LEVELS, make_bot, offered_tables, parse_spec
+from mushka.bots.declaring import CLUB, TUNED
 from mushka.bots.heuristic import HeuristicBot, HeuristicConfig
 from mushka.bots.ismcts import IsmctsConfig
 from mushka.bots.levels import LevelBot
 from mushka.bots.novice import NoviceConfig
 from mushka.bots.oracle import OracleConfig
-from mushka.bots.policy import CLUB, TUNED
 from mushka.bots.search import Evidence, Factors, Phases, SearchBot, SearchConfig
 from mushka.errors import OptionsError
 

@@ -7,8 +7,8 @@ import random
 from botkit import positions, rules_of, stacked
 
 from mushka.bots.base import deal_game_view
+from mushka.bots.declaring import stakes_for
 from mushka.bots.heuristic import HeuristicBot
-from mushka.bots.policy import stakes_for
 from mushka.engine import Action, Kind
 from mushka.engine.events import Passed
 from mushka.rules import make_rules

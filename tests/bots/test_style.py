@@ -16,8 +16,9 @@ from botkit import positions, rules_of, stacked
 
 from mushka.bots import make_bot
 from mushka.bots.base import deal_game_view
+from mushka.bots.declaring import CLUB, TUNED, Style, stakes_for, stand_value
 from mushka.bots.heuristic import HeuristicBot, HeuristicConfig
-from mushka.bots.policy import CLUB, TUNED, Style, stakes_for, stand_value, tables
+from mushka.bots.policy import tables
 from mushka.cards import mask_of, parse_cards
 from mushka.engine import Action, Kind, Phase
 from mushka.errors import OptionsError

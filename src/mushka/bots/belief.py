@@ -101,7 +101,8 @@ class SeatLikelihood:
     def __init__(self, model: BeliefModel, view: DealView, records: tuple[int, ...], f: TrumpFacts,
                  plays: bool) -> None:
         """Read the public course of ``view``'s deal (``f``, its facts); ``plays`` weighs the plays too."""
-        from mushka.bots.policy import stakes_for, tables
+        from mushka.bots.declaring import stakes_for
+        from mushka.bots.policy import tables
 
         self.model = model
         self.view = view
@@ -166,7 +167,7 @@ class SeatLikelihood:
         most 1, so the rest could only lower it): what it returns is then a
         factor no larger than the whole one, enough to reject.
         """
-        from mushka.bots.policy import trump_declare
+        from mushka.bots.declaring import trump_declare
 
         m = self.model
         f = self.facts
@@ -272,7 +273,7 @@ def trump_belief(model: BeliefModel, view: DealView, records: tuple[int, ...], f
     """How well the hidden hands explain the others' declarations (C6-C8).
 
     Each other seat is taken to declare roughly as the rules of thumb
-    would with its hand (:func:`mushka.bots.policy.trump_declare`): a
+    would with its hand (:func:`mushka.bots.declaring.trump_declare`): a
     world in which it would have done the same is kept, one in which it
     would not is kept less often.  This is a belief about the players,
     not a rule: it never rules a world out entirely.  With ``believe``

@@ -24,17 +24,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from mushka.bots.base import Knob, register_bot
+from mushka.bots.declaring import CLUB, TUNED, Stakes, Style, stakes_for, trump_declare
 from mushka.bots.policy import (
-    CLUB,
-    TUNED,
-    Stakes,
-    Style,
     kopilka_discard,
     kopilka_follow,
     kopilka_lead,
-    stakes_for,
     tables,
-    trump_declare,
     trump_play,
 )
 from mushka.engine import Action, DealView, Kind, Phase
@@ -75,7 +70,7 @@ def play_mask(legal: tuple[Action, ...]) -> int:
 
 
 def declaration(kind: str, cards: int) -> Action:
-    """The action of a declaration the rules of thumb chose (:func:`~mushka.bots.policy.trump_declare`'s
+    """The action of a declaration the rules of thumb chose (:func:`~mushka.bots.declaring.trump_declare`'s
     kind and cards): a pass, the dealer's take of the turned card for ``cards``, or a stand throwing them."""
     if kind == "pass":
         return PASS
@@ -90,8 +85,8 @@ def trump_choice(view: GameView, unknown: int, eager: float = 0.0, style: Style 
     ``unknown`` is the mask of the cards the seat takes for unseen (the
     heuristic bot passes the true one; a learner who forgets the played cards
     passes a larger one), ``eager`` is added to the eagerness to stand
-    (:class:`mushka.bots.policy.Stakes`), ``style`` says how boldly the seat
-    declares (:class:`mushka.bots.policy.Style`).
+    (:class:`mushka.bots.declaring.Stakes`), ``style`` says how boldly the seat
+    declares (:class:`mushka.bots.declaring.Style`).
     """
     d = view.deal
     assert d.seat is not None and d.trump is not None and d.turnup is not None
@@ -156,8 +151,8 @@ class HeuristicConfig:
     """The heuristic bot's configuration."""
 
     style: Style = CLUB
-    """How boldly it declares: :data:`~mushka.bots.policy.CLUB`, the club level's rules of thumb (spec
-    ``style=0``, the default), or :data:`~mushka.bots.policy.TUNED`, those tuned in self-play against
+    """How boldly it declares: :data:`~mushka.bots.declaring.CLUB`, the club level's rules of thumb (spec
+    ``style=0``, the default), or :data:`~mushka.bots.declaring.TUNED`, those tuned in self-play against
     them (``style=1``, classic and mistigri declarations)."""
 
 

@@ -43,8 +43,9 @@ from typing import ClassVar, Final
 
 from mushka.bots.base import Knob, register_bot
 from mushka.bots.belief import BELIEF
+from mushka.bots.declaring import win_chances
 from mushka.bots.playout import Playout, Root, Score
-from mushka.bots.policy import kopilka_discard, win_chances
+from mushka.bots.policy import kopilka_discard
 from mushka.bots.sampler import WorldSampler
 from mushka.bots.search import BUDGET_KNOBS, Budget, Thinker, candidates
 from mushka.bots.value import Outlook

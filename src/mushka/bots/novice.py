@@ -15,7 +15,7 @@ plus a share of plain guesses (any legal action) for the early stages:
     (1: every card, as the heuristic bot; the cards of the trick on the
     table, its own hand and discards and the turned-up card it always sees);
 ``eager``
-    added to its eagerness to stand (``mushka.bots.policy.Stakes``; the
+    added to its eagerness to stand (``mushka.bots.declaring.Stakes``; the
     rules of thumb stand when a hand's worth, in tricks, reaches 0.25 less
     the eagerness);
 ``slips``

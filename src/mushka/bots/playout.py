@@ -19,15 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from mushka.bots.declaring import Stakes, stakes_for, trump_declare
 from mushka.bots.heuristic import declaration
 from mushka.bots.policy import (
-    Stakes,
     kopilka_discard,
     kopilka_follow,
     kopilka_lead,
-    stakes_for,
     tables,
-    trump_declare,
     trump_play,
 )
 from mushka.cards import card_count

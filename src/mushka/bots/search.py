@@ -38,9 +38,10 @@ from typing import ClassVar, Final
 
 from mushka.bots.base import Knob, register_bot
 from mushka.bots.belief import BELIEF, SELF_PLAY, BeliefModel
+from mushka.bots.declaring import card_power
 from mushka.bots.heuristic import HeuristicBot, seen_mask
 from mushka.bots.playout import Playout, Root
-from mushka.bots.policy import bit_list, card_power, tables
+from mushka.bots.policy import bit_list, tables
 from mushka.bots.sampler import WorldSampler
 from mushka.bots.value import Outlook, world_values
 from mushka.cards import SUIT_MASKS

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from mushka.bots.declaring import outlook_fit, win_chances
 from mushka.bots.playout import Playout, Root, Score
-from mushka.bots.policy import outlook_fit, win_chances
 from mushka.engine import Action, Deal, DealResult, Phase
 from mushka.match import GameView
 
@@ -44,7 +44,7 @@ class Outlook:
     stake: int = 1
     tau: float = 5.0
     mushka: float = 0.0
-    """The share of parties a мушка ends whatever the records (see :func:`~mushka.bots.policy.win_chances`)."""
+    """The share of parties a мушка ends whatever the records (see :func:`~mushka.bots.declaring.win_chances`)."""
     last_game: bool = False
     """K23: the current kopilka game is the last of the session."""
     dealer: int = 0
