@@ -156,6 +156,32 @@ def test_settings_four_colours_dark_theme_and_sounds(open_page, live_server, pag
     assert not page_errors
 
 
+THEME_COLOURS = """() => { const el = document.createElement('span'); el.className = 'card';
+    document.querySelector('.felt').append(el); const card = getComputedStyle(el).backgroundColor; el.remove();
+    const root = getComputedStyle(document.documentElement);
+    return [root.backgroundColor, root.color, card]; }"""
+
+
+def test_the_systems_dark_theme_is_the_settings_dark_theme(open_page, live_server, page_errors):
+    # One palette: dark by the system's choice and dark by the settings give the same colours,
+    # the cards' included; the settings win over the system.
+    page = open_page(bot_table(live_server, lang="en"), viewport=DESKTOP)
+    wait_for_turn_or_end(page)
+    page.emulate_media(color_scheme="light")
+    light = page.evaluate(THEME_COLOURS)
+    page.emulate_media(color_scheme="dark")
+    by_system = page.evaluate(THEME_COLOURS)
+    assert by_system[0] == "rgb(27, 28, 30)" and by_system != light, (by_system, light)
+    page.emulate_media(color_scheme="light")
+    page.locator("[data-key=prefs]").click()
+    page.select_option("[data-key=pref-theme]", "dark")
+    assert page.evaluate(THEME_COLOURS) == by_system
+    page.emulate_media(color_scheme="dark")
+    page.select_option("[data-key=pref-theme]", "light")
+    assert page.evaluate(THEME_COLOURS) == light
+    assert not page_errors
+
+
 SOUNDS = """async () => {
   const { soundFor } = await import('./js/sound.js');
   const deal = (trick, tricks) => ({ trick, tricks });
