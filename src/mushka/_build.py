@@ -56,6 +56,7 @@ COMPILED: tuple[str, ...] = (
     "mushka.engine.exchanges",
     "mushka.engine.ids",
     "mushka.engine.kopilka",
+    "mushka.engine.layouts",
     "mushka.engine.stacking",
     "mushka.engine.stepped",
     "mushka.engine.steps",

@@ -13,8 +13,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import mushka.research.openspiel as mos  # noqa: E402
-from mushka.engine.encode import information_state_layout, observation_layout  # noqa: E402
 from mushka.engine.ids import action_space  # noqa: E402
+from mushka.engine.layouts import information_state_layout, observation_layout  # noqa: E402
 from mushka.engine.utility import deal_utility_bounds, max_deal_length  # noqa: E402
 from mushka.errors import MushkaError  # noqa: E402
 from mushka.research.gymnasium_env import MushkaEnv  # noqa: E402

@@ -9,8 +9,9 @@ import random
 import pytest
 
 from mushka.engine import new_deal, stack_deck
-from mushka.engine.encode import Encoder, information_state_layout, observation_layout
+from mushka.engine.encode import Encoder
 from mushka.engine.ids import action_space
+from mushka.engine.layouts import information_state_layout, observation_layout
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility, deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, IllegalActionError

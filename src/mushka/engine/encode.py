@@ -1,16 +1,10 @@
 """Fixed-shape tensors of what one seat knows: observation and information state.
 
-Research environments feed networks with flat vectors of floats.  For a
-:class:`~mushka.rules.Rules` value, :func:`observation_layout` and
-:func:`information_state_layout` name every segment of the vector (its name,
-offset and size), and an :class:`Encoder` fills one for a seat, never with a
-card the seat may not know (§4 of RULES): other seats' hands appear only when
-shown (MI9/C22), exchanges only as counts (C7).
-
-Card segments have one entry per card of the table's deck, in the order of
-:attr:`Rules.deck_cards`; "seat" segments are relative to the viewer (entry 0
-is the viewer, 1 the next seat in turn, …).  The layouts are listed in
-``docs/research.md``.
+Research environments feed networks with flat vectors of floats, laid out
+as :mod:`mushka.engine.layouts` names them (each segment's name, offset and
+size).  An :class:`Encoder` fills one for a seat, never with a card the seat
+may not know (§4 of RULES): other seats' hands appear only when shown
+(MI9/C22), exchanges only as counts (C7).
 
 The encoder is incremental: it keeps its vector and the masks it last wrote,
 and a step rewrites only the entries that changed (a played card, a trick
@@ -25,78 +19,17 @@ from typing import Final
 from mushka.engine.deal import Deal
 from mushka.engine.events import Played, TakenBack
 from mushka.engine.kopilka import KopilkaDeal
+from mushka.engine.layouts import KOPILKA_TRICKS, TRUMP_TRICKS, Layout, information_state_layout, observation_layout
 from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
 from mushka.rules.model import DerivedKey, Rules
 
-TRUMP_TRICKS: Final = 5
-"""C13: five tricks a deal."""
-KOPILKA_TRICKS: Final = 16
-"""K14/K18: at most 16 counted tricks (each takes two or more of 32 cards)."""
-PHASES: Final = 5
-"""Dealing (chance), declare, redistribute, play, over."""
 _OVER: Final = Phase.OVER
 _DECLARE: Final = Phase.DECLARE
-
-
-class Layout:
-    """The named segments of a tensor: ``(name, size)`` in order."""
-
-    __slots__ = ("offsets", "segments", "size")
-
-    segments: tuple[tuple[str, int], ...]
-    offsets: dict[str, int]
-    size: int
-
-    def __init__(self, segments: tuple[tuple[str, int], ...]) -> None:
-        """A layout of ``segments`` laid out one after another."""
-        self.segments = segments
-        self.offsets = {}
-        off = 0
-        for name, size in segments:
-            self.offsets[name] = off
-            off += size
-        self.size = off
-
-    def slice(self, name: str) -> slice:
-        """Where segment ``name`` lies in the tensor."""
-        off = self.offsets[name]
-        return slice(off, off + dict(self.segments)[name])
-
-    def __repr__(self) -> str:
-        return f"Layout({', '.join(f'{n}[{s}]' for n, s in self.segments)}; size={self.size})"
-
 
 # An encoder's layout and each card's place in the deck, among the rules' derived tables.
 _OBSERVATION: Final[DerivedKey[tuple[Layout, tuple[int, ...]]]] = DerivedKey("observation layout")
 _INFORMATION_STATE: Final[DerivedKey[tuple[Layout, tuple[int, ...]]]] = DerivedKey("information state layout")
-
-
-def observation_layout(rules: Rules) -> Layout:
-    """The segments of the observation tensor of ``rules`` (what a seat sees now)."""
-    d = rules.deck_size
-    n = rules.players
-    if rules.has_trumps:
-        return Layout((
-            ("hand", d), ("turnup", d), ("trump", 4), ("phase", PHASES), ("to_act", n),
-            ("dealer", n), ("declared", 3 * n), ("exchanged", 6 * n), ("turnup_taken", 1),
-            ("own_discards", d), ("trick", n * d), ("played", d), ("tricks_won", 6 * n),
-            ("shown", n * d), ("talon", 1), ("voids", 4 * n),
-        ))
-    return Layout((
-        ("hand", d), ("phase", PHASES), ("to_act", n), ("dealer", n), ("own_discards", d),
-        ("trick", n * d), ("played", d), ("taken_back", n * d), ("tricks_won", n), ("hand_sizes", n),
-        ("banned_suit", 4), ("takebacks", 4), ("talon", 1), ("pot", 1), ("balances", n),
-    ))
-
-
-def information_state_layout(rules: Rules) -> Layout:
-    """The segments of the information-state tensor: the observation, the seat's
-    own hand as dealt and every trick in order (leader and cards by seat)."""
-    d = rules.deck_size
-    n = rules.players
-    tricks = TRUMP_TRICKS if rules.has_trumps else KOPILKA_TRICKS
-    return Layout((*observation_layout(rules).segments, ("own_dealt", d), ("trick_history", tricks * (n + n * d))))
 
 
 class Encoder:

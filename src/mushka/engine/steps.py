@@ -415,12 +415,12 @@ class StepDeal(Stepped):
         return tuple(seen)
 
     def observation(self, seat: int) -> array[float]:
-        """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.encode.observation_layout`)."""
+        """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.layouts.observation_layout`)."""
         deal = self._deal
         return self._encoder(seat, False).encode(deal, self._dealt_to(seat) if deal is None else 0)
 
     def information_state(self, seat: int) -> array[float]:
-        """The information-state tensor of ``seat`` (:func:`~mushka.engine.encode.information_state_layout`)."""
+        """The information-state tensor of ``seat`` (:func:`~mushka.engine.layouts.information_state_layout`)."""
         deal = self._deal
         return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)
 

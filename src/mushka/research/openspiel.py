@@ -32,9 +32,9 @@ import pyspiel
 
 from mushka.cards import Card
 from mushka.engine.deal import Deal
-from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.events import DealEnded, Event
 from mushka.engine.ids import action_space
+from mushka.engine.layouts import Layout, information_state_layout, observation_layout
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, max_game_length, score_size

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from mushka.engine.deal import Deal, sample_order
-from mushka.engine.encode import Layout, information_state_layout, observation_layout
 from mushka.engine.ids import action_space
+from mushka.engine.layouts import Layout, information_state_layout, observation_layout
 from mushka.engine.steps import StepDeal
 from mushka.engine.utility import TRICKS_PER_DEAL, deal_utility_bounds
 from mushka.game_steps import DEFAULT_MAX_DEALS, StepGame, game_utility_bounds, score_size
