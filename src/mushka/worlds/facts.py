@@ -48,6 +48,7 @@ from mushka.engine.events import (
 )
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts
+from mushka.rules.choices import Renege
 
 
 def mask_of_cards(cards: tuple[object, ...] | None) -> int:
@@ -316,7 +317,7 @@ def kopilka_facts(view: DealView) -> KopilkaFacts:
     on_trick = False
     banned = -1
     last_winner = -1
-    reveals = rules.renege == "forbid" or rules.remiz > 0
+    reveals = rules.renege is Renege.FORBID or rules.remiz > 0
     for time, e in enumerate(view.events, 1):
         if isinstance(e, Dealt):
             h0_me = hand_me = mask_of_cards(e.hands[me])

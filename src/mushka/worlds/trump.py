@@ -31,7 +31,7 @@ from mushka.cards import SUIT_MASKS, card_count, index_list
 from mushka.engine.actions import Action
 from mushka.engine.deal import shuffle
 from mushka.engine.views import DealView
-from mushka.rules import Rules
+from mushka.rules import FlushMode, Rules
 from mushka.worlds.facts import TrumpFacts, mask_of_cards, step_actions, suits_mask
 from mushka.worlds.fill import WorldFailed, assign, deal_deck, pick_bits
 
@@ -50,12 +50,12 @@ def is_special(rules: Rules, hand: int) -> bool:
     if card_count(hand) != 5:
         return False
     priv = 1 << rules.privileged.index
-    if hand & priv and rules.four_mode != "none":
+    if hand & priv and rules.four_mode is not FlushMode.NONE:
         rest = hand ^ priv
         for m in SUIT_MASKS:
             if rest & ~m == 0:
                 return True
-    if rules.flush != "none":
+    if rules.flush is not FlushMode.NONE:
         for m in SUIT_MASKS:
             if hand & ~m == 0:
                 return True
