@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from mushka.engine import Action, Deal
@@ -123,7 +124,7 @@ def register_bot(name: str, factory: BotFactory, *, config: Callable[..., object
     :func:`fair_bots` leaves it out.
     """
     BOTS[name] = BotKind(factory, config, knobs, params, level_spec)
-    _PARSED.clear()
+    parse_spec.cache_clear()  # a spec read before may now name another bot
     if fair:
         RESEARCH_ONLY.discard(name)
     else:
@@ -135,13 +136,9 @@ def fair_bots() -> list[str]:
     return sorted(name for name in BOTS if name not in RESEARCH_ONLY)
 
 
-_PARSED: dict[str, tuple[BotKind, object]] = {}
-"""Specs already read, with their kind and configuration: a worker that builds the bot of
-one spec move after move reads it once."""
-
-_PARSED_MAX = 256
-
-
+# Specs already read are kept (a worker that builds the bot of one spec move after move reads
+# it once); a bounded cache, since specs may come from the network.
+@lru_cache(maxsize=256)
 def parse_spec(spec: str) -> tuple[BotKind, object]:
     """The kind and configuration of a spec such as ``search:iterations=200`` (read once, then kept).
 
@@ -149,9 +146,6 @@ def parse_spec(spec: str) -> tuple[BotKind, object]:
     unknown bot, a parameter the bot does not take, or a bad value.
     """
     name = spec.partition(":")[0].strip()
-    hit = _PARSED.get(spec)
-    if hit is not None and BOTS.get(name) is hit[0]:
-        return hit
     kind = BOTS.get(name)
     if kind is None:
         raise OptionsError("unknown_bot", name=name, known=", ".join(sorted(BOTS)))
@@ -162,11 +156,7 @@ def parse_spec(spec: str) -> tuple[BotKind, object]:
         if not eq or not key:
             raise OptionsError("bad_bot_syntax", bot=name, text=part)
         options.append((key, value.strip()))
-    parsed = kind, kind.configure(name, options)
-    if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.clear()
-    _PARSED[spec] = parsed
-    return parsed
+    return kind, kind.configure(name, options)
 
 
 def make_bot(spec: str) -> Bot:
