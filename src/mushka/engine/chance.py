@@ -16,6 +16,17 @@ from mushka.errors import ChanceError, ParseError
 from mushka.rules.model import Rules
 
 
+def seeded(rng: object) -> random.Random | None:
+    """``rng`` as a generator: a :class:`random.Random` as it is, a whole-number seed made
+    into one, ``None`` left to the caller.  Anything else is refused with a named error
+    (N4: the deck's order comes from this generator), never drawn from or hashed as a seed."""
+    if rng is None or isinstance(rng, random.Random):
+        return rng
+    if type(rng) is not int:
+        raise ChanceError("bad_rng", rule="N4", value=repr(rng)[:40], kind=type(rng).__name__)
+    return random.Random(rng)
+
+
 def shuffle(rng: random.Random, items: list[int]) -> None:
     """``rng.shuffle(items)``: the same draws from ``rng`` in the same order, so
     the same deck for the same seed, without the Python frames of

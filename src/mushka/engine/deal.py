@@ -68,8 +68,9 @@ class Deal(DealState):
         params), or ``None`` if it is legal."""
 
     @abstractmethod
-    def view(self, seat: int | None = None) -> DealView:
-        """What ``seat`` (or a spectator, ``None``) may know (§4 of RULES)."""
+    def view(self, seat: object = None) -> DealView:
+        """What ``seat`` (or a spectator, ``None``) may know (§4 of RULES); anything else
+        is refused by :meth:`_check_viewer`."""
 
     # --- public API ---------------------------------------------------------
 
@@ -192,13 +193,13 @@ class Deal(DealState):
         assert events is not None
         return events
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def hand(self, seat: object) -> tuple[Card, ...]:
         """The full hand of ``seat`` (omniscient; bots get views instead)."""
-        return cards_of(self.hands[seat])
+        return cards_of(self.hands[self._seat_of(seat)])
 
-    def discards(self, seat: int) -> tuple[Card, ...]:
+    def discards(self, seat: object) -> tuple[Card, ...]:
         """Cards ``seat`` has put out of play face down (exchanges, K7 discards)."""
-        return cards_of(self._dead[seat])
+        return cards_of(self._dead[self._seat_of(seat)])
 
     def talon(self) -> tuple[Card, ...]:
         """The talon, top first (omniscient)."""
@@ -311,7 +312,7 @@ class Deal(DealState):
         self._events = None
         self._do(action, None)
 
-    def events(self, seat: int | None = None, *, omniscient: bool = False) -> list[Event]:
+    def events(self, seat: object = None, *, omniscient: bool = False) -> list[Event]:
         """Every event so far, as ``seat`` (or a spectator) saw it.
 
         ``omniscient`` returns the unredacted events (for records and tests).
@@ -320,19 +321,18 @@ class Deal(DealState):
         events = self.event_log()
         if omniscient:
             return list(events)
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            return [e.seen_by(seat) for e in events]
+        viewer = self._check_viewer(seat)
         # Each viewer's redacted log is kept and extended by the events since it was last
         # asked for (the log only grows: a replay rebuilds the same events), instead of
         # redacting the whole log again at every decision of a long deal (kopilka).
         seen = self._seen
         if seen is None:
             seen = self._seen = [[] for _ in range(self.n + 1)]
-        mine = seen[self.n if seat is None else seat]
+        mine = seen[self.n if viewer is None else viewer]
         if len(mine) > len(events):
             mine.clear()
         if len(mine) < len(events):
-            mine.extend([e.seen_by(seat) for e in events[len(mine):]])
+            mine.extend([e.seen_by(viewer) for e in events[len(mine):]])
         return mine[:]
 
     def playout(self, rng: random.Random) -> None:
@@ -348,11 +348,22 @@ class Deal(DealState):
             options = self.legal_actions()
             self.apply_unchecked(options[int(random_() * len(options))])
 
-    def _check_viewer(self, seat: int | None) -> None:
-        """A view is for a seat of this table or a spectator; never index a hand blindly."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.n):
-            raise MushkaError("bad_seat", seat=seat, players=self.n)
+    def _check_viewer(self, seat: object) -> int | None:
+        """``seat`` if it is a seat of this table (C1/K1) or ``None`` (a spectator); else the
+        named error: never index a hand blindly.  The viewers' methods take an ``object``,
+        since compiled an ``int`` parameter would refuse text with a bare ``TypeError`` and
+        take a bool for 0 or 1."""
+        if seat is None:
+            return None
+        return self._seat_of(seat)
+
+    def _seat_of(self, seat: object) -> int:
+        """``seat`` if it is a seat of this table (C1/K1: the whole numbers 0..n-1), else the
+        named error."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise MushkaError("bad_seat", rule=self.rules.info.seat_rule, seat=repr(seat)[:20],
+                              players=self.n)
+        return seat
 
     # --- chance ---------------------------------------------------------------
 

@@ -18,20 +18,22 @@ from typing import Any, Self
 
 from mushka.cards import Card
 from mushka.engine.actions import Action, ActionInput, pack_action, unpack_action
-from mushka.engine.chance import card_index, check_deck, shuffle
+from mushka.engine.chance import card_index, check_deck, seeded, shuffle
 from mushka.engine.events import Event
 from mushka.engine.types import DealResult, Phase
 from mushka.errors import MushkaError
 from mushka.rules.model import Rules
 
 
-def check_dealer(rules: Rules, dealer: object) -> None:
-    """Refuse a dealer that is not a seat of the table (C4/K4: the deal passes round the
-    seats 0..n-1) with a named error; anything may be given (the compiled build would
-    refuse a non-int argument of a typed constructor with a bare ``TypeError``)."""
+def check_dealer(rules: Rules, dealer: object) -> int:
+    """``dealer`` if it is a seat of the table; else a named error (C4/K4: the deal passes
+    round the seats 0..n-1).  Anything may be given (the compiled build would refuse a
+    non-int argument of a typed constructor with a bare ``TypeError``, and take a bool
+    for 0 or 1)."""
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
         raise MushkaError("bad_seat", rule=rules.info.dealer_rule, seat=dealer,
                           players=rules.players)
+    return dealer
 
 
 # Not an ABC: a mypyc-compiled subclass of abc.ABC shares ABC's own instance-check
@@ -97,10 +99,10 @@ class DealState:
     def __init__(
         self,
         rules: Rules,
-        dealer: int = 0,
+        dealer: object = 0,
         *,
         deck: Sequence[Card | str | int] | str | None = None,
-        rng: random.Random | int | None = None,
+        rng: object = None,
         picks: Sequence[Card | str | int] = (),
         record_events: bool = True,
         chance_steps: bool = False,
@@ -123,12 +125,12 @@ class DealState:
         """
         if _blank:
             return  # Deal.copy and Deal.dealt fill in every attribute (see there)
-        check_dealer(rules, dealer)
-        if isinstance(rng, int):
-            rng = random.Random(rng)
+        # ``dealer`` is an ``object`` so that check_dealer names anything but a seat (C4/K4).
+        seat = check_dealer(rules, dealer)
+        gen = seeded(rng)  # a random.Random, a seed or None; anything else named (N4)
         if deck is None:
             order = list(rules.deck_indices)
-            shuffle(rng if rng is not None else random.Random(), order)
+            shuffle(gen if gen is not None else random.Random(), order)
             dealt = tuple(order)
         else:
             dealt = check_deck(rules, deck)
@@ -137,7 +139,7 @@ class DealState:
         if isinstance(picks, str):
             picks = picks.split()
         forced = tuple(card_index(p) for p in picks) if picks else ()
-        self._start(rules, dealer, dealt, forced, rng, record_events, chance_steps, state)
+        self._start(rules, seat, dealt, forced, gen, record_events, chance_steps, state)
 
     def _start(self, rules: Rules, dealer: int, deck: tuple[int, ...], forced: tuple[int, ...],
                rng: random.Random | None, record_events: bool, chance_steps: bool,

@@ -22,6 +22,7 @@ from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.layouts import KOPILKA_TRICKS, TRUMP_TRICKS, Layout, information_state_layout, observation_layout
 from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
+from mushka.errors import MushkaError
 from mushka.rules.model import DerivedKey, Rules
 
 _OVER: Final = Phase.OVER
@@ -147,9 +148,14 @@ class Encoder:
     _o_turnup_taken: int
     _o_talon: int
 
-    def __init__(self, rules: Rules, seat: int, *, history: bool = False, lists: bool = False) -> None:
+    def __init__(self, rules: Rules, seat: object, *, history: bool = False, lists: bool = False) -> None:
         """An encoder for ``seat``; ``history`` gives the information-state tensor; ``lists``
         keeps the list of floats for :meth:`tolist` from the start (else from its first call)."""
+        # ``object``: anything but a seat of the table (C1/K1) gets the named error; compiled,
+        # an ``int`` parameter would refuse text with a bare TypeError and take a bool for 0 or 1.
+        if type(seat) is not int or not 0 <= seat < rules.players:
+            raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20],
+                              players=rules.players)
         self.rules = rules
         self.seat = seat
         self._history = history

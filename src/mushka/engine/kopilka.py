@@ -441,23 +441,23 @@ class KopilkaDeal(Deal):
         """K16: the suit that may not be led now, -1 for none (for encoders)."""
         return self._banned
 
-    def view(self, seat: int | None = None) -> DealView:
+    def view(self, seat: object = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
-        self._check_viewer(seat)
-        mine = seat is not None
+        viewer = self._check_viewer(seat)
+        mine = viewer is not None
         legal: tuple[Action, ...] = ()
-        if mine and seat == self.to_act and self.phase != Phase.OVER:
+        if mine and viewer == self.to_act and self.phase != Phase.OVER:
             legal = tuple(self._legal())
         return DealView(
-            rules=self.rules, seat=seat, dealer=self.dealer, phase=self.phase,
+            rules=self.rules, seat=viewer, dealer=self.dealer, phase=self.phase,
             to_act=None if self.to_act < 0 else self.to_act,
-            hand=cards_of(self.hands[seat]) if seat is not None else (),
+            hand=cards_of(self.hands[viewer]) if viewer is not None else (),
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             talon_size=len(self._talon),
             discard_counts=tuple(d.bit_count() for d in self._dead),
-            own_discards=cards_of(self._dead[seat]) if seat is not None else (),
+            own_discards=cards_of(self._dead[viewer]) if viewer is not None else (),
             legal=legal,
-            events=tuple(self.events(seat)),
+            events=tuple(self.events(viewer)),
             trick=self.current_trick,
             leader=self._leader if self.phase == Phase.PLAY else None,
             tricks_won=tuple(self._won),

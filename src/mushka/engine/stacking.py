@@ -53,7 +53,7 @@ def stack_deck(
     turnup: Card | str | None = None,
     talon: CardsSpec = (),
     *,
-    dealer: int = 0,
+    dealer: object = 0,
     fill: bool = False,
 ) -> tuple[Card, ...]:
     """The deck order, top first, that deals ``hands`` for ``dealer`` (N4).
@@ -75,8 +75,7 @@ def stack_deck(
     cards, a wrong number of hands, or a talon of the wrong length.
     """
     n = rules.players
-    if not 0 <= dealer < n:
-        raise ChanceError("stack_bad_dealer", rule="N4", seat=dealer, players=n, last=n - 1)
+    deals = _dealer(dealer, n)
     if len(hands) != n:
         raise ChanceError("stack_hand_count", rule="N4", given=len(hands), players=n)
     has_turnup = rules.has_trumps
@@ -122,7 +121,7 @@ def stack_deck(
     if has_turnup and up is None:
         up = spare.pop(0)
     rest = top + tuple(spare)
-    eldest = (dealer + 1) % n
+    eldest = (deals + 1) % n
     deck: list[Card] = [full[(eldest + i) % n][i // n] for i in range(HAND_SIZE * n)]
     if up is not None:
         deck.append(up)
@@ -130,7 +129,16 @@ def stack_deck(
     return tuple(deck)
 
 
-def unstack_deck(rules: Rules, deck: CardsSpec, dealer: int = 0) -> Stack:
+def _dealer(dealer: object, n: int) -> int:
+    """``dealer`` if it is a seat of a table of ``n`` (N4: the deal starts left of him), else
+    the named error.  An ``object``: compiled, an ``int`` parameter would refuse text with a
+    bare TypeError and take a bool for 0 or 1."""
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise ChanceError("stack_bad_dealer", rule="N4", seat=repr(dealer)[:20], players=n, last=n - 1)
+    return dealer
+
+
+def unstack_deck(rules: Rules, deck: CardsSpec, dealer: object = 0) -> Stack:
     """Read a deck order (top first) into what it deals for ``dealer`` (N4).
 
     The inverse of :func:`stack_deck`:
@@ -139,8 +147,7 @@ def unstack_deck(rules: Rules, deck: CardsSpec, dealer: int = 0) -> Stack:
     is not every card of the table's deck exactly once.
     """
     n = rules.players
-    if not 0 <= dealer < n:
-        raise ChanceError("stack_bad_dealer", rule="N4", seat=dealer, players=n, last=n - 1)
+    deals = _dealer(dealer, n)
     cards = _cards(deck)
     seen = 0
     for card in cards:
@@ -150,7 +157,7 @@ def unstack_deck(rules: Rules, deck: CardsSpec, dealer: int = 0) -> Stack:
         seen |= card.bit
     if seen != rules.deck_bits:
         raise ChanceError("stack_deck_size", rule="N4", given=len(cards), size=rules.deck_size)
-    eldest = (dealer + 1) % n
+    eldest = (deals + 1) % n
     hands: list[list[Card]] = [[] for _ in range(n)]
     for i in range(HAND_SIZE * n):
         hands[(eldest + i) % n].append(cards[i])
@@ -159,7 +166,7 @@ def unstack_deck(rules: Rules, deck: CardsSpec, dealer: int = 0) -> Stack:
     if rules.has_trumps:
         turnup = cards[pos]
         pos += 1
-    return Stack(dealer, tuple(tuple(h) for h in hands), turnup, tuple(cards[pos:]))
+    return Stack(deals, tuple(tuple(h) for h in hands), turnup, tuple(cards[pos:]))
 
 
 def _spread(spare: list[Card]) -> tuple[Card, ...]:

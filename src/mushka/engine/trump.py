@@ -415,10 +415,9 @@ class TrumpDeal(TrumpDeclarations):
         other._flush_seat = self._flush_seat
         other._final = self._final
 
-    def view(self, seat: int | None = None) -> DealView:
+    def view(self, seat: object = None) -> DealView:
         """What ``seat`` (or a spectator) may know: see :class:`DealView`."""
-        self._check_viewer(seat)
-        return trump_view(self, seat)
+        return trump_view(self, self._check_viewer(seat))
 
 
 def dealt_trump_deal(rules: Rules, dealer: int, deck: tuple[int, ...], record_events: bool) -> TrumpDeal:
