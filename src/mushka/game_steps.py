@@ -16,7 +16,7 @@ record had reached zero, C20, and is marked truncated).
 from __future__ import annotations
 
 from array import array
-from typing import Any, Final, Self
+from typing import Any, Final, Self, cast
 
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal
@@ -25,7 +25,6 @@ from mushka.engine.stepped import Stepped
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
 from mushka.engine.utility import deal_utility_bounds, max_deal_length
 from mushka.errors import ChanceError, MushkaError
-from mushka.i18n import add_texts
 from mushka.match import Game, Partie, new_game, planned_deals
 from mushka.rules.model import Rules
 
@@ -47,10 +46,12 @@ class StepGame(Stepped):
     _step: StepDeal | None
     _history: list[int]
 
-    def __init__(self, rules: Rules, *, max_deals: int = DEFAULT_MAX_DEALS, record_events: bool = True) -> None:
+    def __init__(self, rules: Rules, *, max_deals: object = DEFAULT_MAX_DEALS, record_events: bool = True) -> None:
         """A game of ``rules`` whose first dealer is still to be drawn (C4)."""
-        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
-            raise MushkaError("bad_max_deals", rule="C20", value=max_deals)
+        # ``object``, not ``int``: compiled, an int parameter would refuse text with a bare
+        # TypeError and take a bool for 0 or 1 before the limit could be named.
+        if type(max_deals) is not int or max_deals < 1:
+            raise MushkaError("bad_max_deals", rule="C20", value=repr(max_deals)[:20])
         self.rules = rules
         self.max_deals = planned_deals(rules, max_deals)
         self._record = record_events
@@ -103,18 +104,21 @@ class StepGame(Stepped):
             return [(s, 1.0 / n) for s in range(n)]  # C4: the first dealer by lot
         return self._step.chance_outcomes()
 
-    def apply_chance(self, outcome: int) -> None:
-        """Apply a chance outcome (a seat for the first dealer, else a deck position)."""
+    def apply_chance(self, outcome: object) -> None:
+        """Apply a chance outcome (a seat for the first dealer, else a deck position); anything
+        else is refused with the rule it breaks (C4, N4, K7) and changes nothing."""
+        # ``object``, not ``int``: compiled, an int parameter would refuse text with a bare
+        # TypeError and take a bool for 0 or 1 before the rule could be named.
         if self._step is None:
             n = self.rules.players
-            if isinstance(outcome, bool) or not isinstance(outcome, int) or not 0 <= outcome < n:
-                raise ChanceError("chance_invalid", rule="C4", outcome=str(outcome), choices=f"0-{n - 1}")
+            if type(outcome) is not int or not 0 <= outcome < n:
+                raise ChanceError("chance_invalid", rule="C4", outcome=repr(outcome)[:20], choices=f"0-{n - 1}")
             self._step = StepDeal(self.rules, outcome, record_events=self._record,
                                   **self._initial_money())
             self._history.append(outcome)
             return
         self._step.apply_chance(outcome)
-        self._history.append(outcome)
+        self._history.append(cast(int, outcome))  # taken by the deal: an int
         self._hand_over()
 
     def _initial_money(self) -> dict[str, object]:
@@ -158,21 +162,22 @@ class StepGame(Stepped):
             return bytearray(action_space(self.rules).num_distinct_actions)
         return self._step.legal_action_mask()
 
-    def apply_id(self, action_id: int) -> None:
-        """Check and apply ``action_id`` by the seat to act (errors name the rule)."""
+    def apply_id(self, action_id: object) -> None:
+        """Check and apply ``action_id`` by the seat to act (errors name the rule; the id is
+        an ``object`` for the deal's steps to refuse anything but an int by its rule)."""
         step = self._step
         if step is None or self.is_over():
             raise MushkaError("chance_due", rule="N4", action=action_id)
         step.apply_id(action_id)
-        self._history.append(action_id)
+        self._history.append(cast(int, action_id))  # taken by the deal: an int
         game = self._game
         assert game is not None
         if step.deal is not None:
             game.continue_with(step.deal)
             self._next_deal()
 
-    def action_of(self, action_id: int) -> Action:
-        """The action of ``action_id`` for the seat to act."""
+    def action_of(self, action_id: object) -> Action:
+        """The action of ``action_id`` for the seat to act (a named error for anything else)."""
         if self._step is None:
             raise MushkaError("chance_due", rule="N4", action=action_id)
         return self._step.action_of(action_id)
@@ -190,23 +195,34 @@ class StepGame(Stepped):
 
     # --- what a seat knows -------------------------------------------------------------------
 
-    def info_state_key(self, seat: int) -> tuple[object, ...]:
+    def info_state_key(self, seat: object) -> tuple[object, ...]:
         """The seat's key: the game's public score sheet and the current deal's key."""
+        at = self._seat(seat)
         game = self._game
         sheet: tuple[object, ...] = ()
         if game is not None:
             sheet = (len(game.finished), tuple(_records(game)), game.money)
         if self._step is None:
-            return (seat, "lot")
-        return (seat, sheet, len(self._history) if self._step.is_chance() else 0, *self._step.info_state_key(seat))
+            return (at, "lot")
+        return (at, sheet, len(self._history) if self._step.is_chance() else 0, *self._step.info_state_key(at))
 
-    def observation(self, seat: int) -> array[float]:
+    def observation(self, seat: object) -> array[float]:
         """The deal's observation tensor followed by the score sheet (see :func:`score_size`)."""
-        return self._tensor(seat, False)
+        return self._tensor(self._seat(seat), False)
 
-    def information_state(self, seat: int) -> array[float]:
+    def information_state(self, seat: object) -> array[float]:
         """The deal's information-state tensor followed by the score sheet."""
-        return self._tensor(seat, True)
+        return self._tensor(self._seat(seat), True)
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of the table (C1/K1: the whole numbers 0..n-1), else the
+        named error: the seats' methods take an ``object`` (compiled, an ``int`` parameter
+        would refuse text with a bare TypeError and take a bool for 0 or 1)."""
+        rules = self.rules
+        if type(seat) is not int or not 0 <= seat < rules.players:
+            raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20],
+                              players=rules.players)
+        return seat
 
     def _tensor(self, seat: int, history: bool) -> array[float]:
         rules = self.rules
@@ -288,10 +304,3 @@ def max_game_length(rules: Rules, max_deals: int) -> int:
     """Decisions in a game at most: ``max_deals`` deals (kopilka: its session's games, K4)."""
     return planned_deals(rules, max_deals) * max_deal_length(rules)
 
-
-add_texts({
-    "error.bad_max_deals": (
-        "the deal limit of a game must be a whole number of at least 1, not {value}.",
-        "предел числа сдач в игре — целое число не меньше 1, а не {value}.",
-    ),
-})

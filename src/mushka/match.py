@@ -24,9 +24,10 @@ from typing import Any, Final, Self
 from mushka.cards import Card
 from mushka.engine import Action, Deal, DealResult, Event, new_deal
 from mushka.engine.actions import ActionInput
+from mushka.engine.chance import seeded
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
-from mushka.errors import IllegalActionError
+from mushka.errors import IllegalActionError, MushkaError, OptionsError
 from mushka.i18n import add_texts
 from mushka.match_types import DealStarted, GameEnded, GameResult, GameView, RecordsWritten
 from mushka.rules.choices import AllPass
@@ -66,9 +67,9 @@ class Game:
         self,
         rules: Rules,
         *,
-        max_deals: int | None = None,
-        rng: random.Random | int | None = None,
-        first_dealer: int | None = None,
+        max_deals: object = None,
+        rng: object = None,
+        first_dealer: object = None,
         decks: Sequence[DeckSpec] = (),
         picks: Sequence[Sequence[Card | str | int]] = (),
         record_events: bool = True,
@@ -90,10 +91,23 @@ class Game:
         """
         if _blank:
             return  # Game.copy fills in every attribute (see there)
-        self._configure(rules, max_deals)
+        # ``max_deals`` and ``first_dealer`` are ``object``s so that anything a caller passes
+        # gets the named error (compiled, an ``int`` parameter would refuse text with a bare
+        # ``TypeError`` and take a bool for 0 or 1).
+        limit: int | None = None
+        if max_deals is not None:
+            if type(max_deals) is not int or max_deals < 1:
+                # C20: no rule limits a partie; a simulation's safety limit is a count of deals.
+                # K4: a session has its games.
+                raise MushkaError("bad_max_deals", rule="C20" if rules.info.game == "partie" else "K4",
+                                  value=repr(max_deals)[:20])
+            limit = max_deals
+        self._configure(rules, limit)
         self.rules = rules
         self.n = rules.players
-        self._rng = random.Random(rng) if not isinstance(rng, random.Random) else rng
+        # A random.Random, a seed or None (seeded from the system); anything else named (N4).
+        gen = seeded(rng)
+        self._rng = gen if gen is not None else random.Random()
         # Each deal draws its chance (deck, K7 picks) from its own generator,
         # seeded from this one and the deal's number, so that deal i of two
         # games with the same seed is the same whatever was played before:
@@ -101,10 +115,10 @@ class Game:
         self._chance_seed = self._rng.getrandbits(64)
         if first_dealer is None:
             first_dealer = self._rng.randrange(self.n)  # C4: the first dealer by lot
-        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.n:
+        if type(first_dealer) is not int or not 0 <= first_dealer < self.n:
             # The dealer is a seat of the table: C4 (the deal passes round), K4 (each deals once).
             raise IllegalActionError("bad_seat", rule=rules.info.dealer_rule,
-                                     seat=first_dealer, players=self.n)
+                                     seat=repr(first_dealer)[:20], players=self.n)
         self.first_dealer = first_dealer
         self._decks = list(decks)
         self._picks = [list(p) for p in picks]
@@ -148,8 +162,9 @@ class Game:
         """Score a finished deal; return the next dealer, or ``None`` if the game ended."""
 
     @abstractmethod
-    def view(self, seat: int | None = None) -> GameView:
-        """What ``seat`` (or a spectator) may know of the game."""
+    def view(self, seat: object = None) -> GameView:
+        """What ``seat`` (or a spectator) may know of the game; anything but a seat of the
+        table or ``None`` is refused by the deal's view (C1/K1)."""
 
     @property
     @abstractmethod
@@ -337,7 +352,9 @@ class Partie(Game):
 
     def _configure(self, rules: Rules, max_deals: int | None) -> None:
         if rules.info.game != "partie":
-            raise TypeError("a partie is played in classic or mistigri; use Session for kopilka")
+            # K4: kopilka is played in sessions of games; classic and mistigri in parties (C16).
+            raise OptionsError("wrong_game", rule="K4", game="Partie", variant=rules.variant,
+                               other="Session")
         self.max_deals = max_deals
 
     def _end_rule(self) -> str:
@@ -405,7 +422,7 @@ class Partie(Game):
             truncated=truncated,
         ))
 
-    def view(self, seat: int | None = None) -> GameView:
+    def view(self, seat: object = None) -> GameView:
         """The current deal as ``seat`` sees it, with the records (public)."""
         return GameView(
             deal=self.deal.view(seat), number=len(self.finished) + (0 if self.is_over else 1),
@@ -429,9 +446,11 @@ class Session(Game):
 
     def _configure(self, rules: Rules, max_deals: int | None) -> None:
         if rules.info.game != "session":
-            raise TypeError("a session is played in kopilka; use Partie for classic or mistigri")
+            raise OptionsError("wrong_game", rule="C16", game="Session", variant=rules.variant,
+                               other="Partie")
         if max_deals is not None and max_deals != rules.session_games:
-            raise TypeError("a session has its games (K4, option session_games), no other max_deals")
+            raise OptionsError("session_max_deals", rule="K4", games=rules.session_games,
+                               value=max_deals)
         self.games = rules.session_games  # K4 (set before the first deal is planned)
 
     def _end_rule(self) -> str:
@@ -497,7 +516,7 @@ class Session(Game):
                                 settlement=tuple(pay), deals=len(self.finished)))
         return None
 
-    def view(self, seat: int | None = None) -> GameView:
+    def view(self, seat: object = None) -> GameView:
         """The current game as ``seat`` sees it, with the pot and balances (public)."""
         return GameView(
             deal=self.deal.view(seat), number=len(self.finished) + (0 if self.is_over else 1),
@@ -529,6 +548,18 @@ _GAMES: Final[dict[str, type[Game]]] = {"partie": Partie, "session": Session}
 
 
 add_texts({
+    "error.bad_max_deals": (
+        "the deal limit of a game must be a whole number of at least 1, not {value}.",
+        "предел числа сдач в игре — целое число не меньше 1, а не {value}.",
+    ),
+    "error.wrong_game": (
+        "{variant} is not played as a {game}: use {other}.",
+        "в {variant} играют {other}, а не {game}.",
+    ),
+    "error.session_max_deals": (
+        "a session has its {games} games (option session_games), no other deal limit: not {value}.",
+        "в сессии свои {games} игры (настройка session_games), другого предела сдач нет: не {value}.",
+    ),
     "error.bad_first_deal": (
         "the deal handed to the game is not its next deal (seat {seat} dealing, or the wrong rules).",
         "переданная сдача — не следующая сдача игры (сдаёт игрок {seat}, или правила не те).",
