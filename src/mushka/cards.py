@@ -57,8 +57,10 @@ class Suit(IntEnum):
         return SuitGenitive(self)
 
     @classmethod
-    def parse(cls, text: str) -> Suit:
+    def parse(cls, text: object) -> Suit:
         """Parse a suit letter, symbol or Russian initial (``S``, ``♠``, ``п``)."""
+        if not isinstance(text, str):  # anything may come in: named, not an AttributeError
+            raise ParseError("bad_suit", rule="N1", text=repr(text)[:40])
         return cls(_read_input(_SUIT_INPUT, text.strip().lower(), "bad_suit", text))
 
 
@@ -94,8 +96,10 @@ class Rank(IntEnum):
         return (_RANK_NAMES_RU if lang == "ru" else _RANK_NAMES_EN)[self]
 
     @classmethod
-    def parse(cls, text: str) -> Rank:
+    def parse(cls, text: object) -> Rank:
         """Parse a rank character (``A``, ``T``, ``10``, Russian ``Т``/``К``/``Д``/``В``)."""
+        if not isinstance(text, str):  # anything may come in: named, not an AttributeError
+            raise ParseError("bad_rank", rule="N1", text=repr(text)[:40])
         return cls(_read_input(_RANK_INPUT, text.strip().upper(), "bad_rank", text))
 
 
@@ -180,9 +184,12 @@ class Card:
     bit: int
     code: str
 
-    def __new__(cls, code: str | int) -> Card:
-        """Return the interned card for a code or an index 0..51."""
-        if isinstance(code, int):
+    def __new__(cls, code: object) -> Card:
+        """Return the interned card for a code or an index 0..51 (N2); anything else, a bool
+        included, is refused with :class:`~mushka.errors.ParseError` by :func:`parse_card`."""
+        # ``object``: compiled, ``str | int`` would refuse other types with a bare TypeError
+        # and take a bool for the index 0 or 1.
+        if type(code) is int:
             if 0 <= code < len(_INTERNED):
                 return _INTERNED[code]
             if code == len(_INTERNED) < 52:
@@ -281,8 +288,10 @@ def parse_card(text: object) -> Card:
     return card
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Parse cards separated by spaces or commas: ``"AS KH 10d"``."""
+def parse_cards(text: object) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas: ``"AS KH 10d"`` (N2)."""
+    if not isinstance(text, str):  # anything may come in: named, not an AttributeError
+        raise ParseError("bad_card", rule="N2", text=repr(text)[:40])
     parts = text.replace(",", " ").split()
     return tuple(parse_card(p) for p in parts)
 

@@ -93,23 +93,23 @@ class Action:
         return DRAW
 
     @staticmethod
-    def play(card: Card | str) -> Action:
-        """Put ``card`` on the trick."""
+    def play(card: object) -> Action:
+        """Put ``card`` (a card or its code) on the trick."""
         return PLAYS[_card(card).index]
 
     @staticmethod
-    def take(discard: Card | str) -> Action:
-        """C6: the dealer takes the turned-up card and discards ``discard``."""
+    def take(discard: object) -> Action:
+        """C6: the dealer takes the turned-up card and discards ``discard`` (a card or its code)."""
         return TAKES[_card(discard).index]
 
     @staticmethod
-    def discard(card: Card | str) -> Action:
-        """K7: a taker discards ``card``."""
+    def discard(card: object) -> Action:
+        """K7: a taker discards ``card`` (a card or its code)."""
         return DISCARDS[_card(card).index]
 
     @staticmethod
-    def stand(*discards: Card | str) -> Action:
-        """C7: stand, exchanging ``discards`` (none: stand pat)."""
+    def stand(*discards: object) -> Action:
+        """C7: stand, exchanging ``discards`` (cards or their codes; none: stand pat)."""
         mask = 0
         for c in discards:
             bit = _card(c).bit
@@ -227,7 +227,9 @@ class Action:
         return Action, (self.kind, self.mask)
 
 
-def _card(card: Card | str) -> Card:
+def _card(card: object) -> Card:
+    # ``object``: the actions' makers take anything a caller passes, and parse_card names
+    # what is not a card (N2); compiled, ``Card | str`` would refuse it with a bare TypeError.
     return card if isinstance(card, Card) else parse_card(card)
 
 

@@ -127,9 +127,13 @@ class Record(FrozenValue):
         return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
 
     @classmethod
-    def loads(cls, text: str | bytes) -> Record:
+    def loads(cls, text: object) -> Record:
         """Read a record from JSON text, or from bytes in UTF-8 (see :meth:`from_json`);
         text longer than :data:`MAX_RECORD_BYTES` is refused before it is parsed."""
+        # ``object``: anything else gets the named error (compiled, ``str | bytes`` would
+        # refuse it with a bare TypeError).
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise RecordError("record_syntax", problem=LocalText("rec.not_text", kind=type(text).__name__))
         # A character takes one to four bytes in UTF-8: only text near the limit is encoded
         # to be measured in bytes, as a file of it would be.
         size = len(text)

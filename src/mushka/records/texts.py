@@ -18,6 +18,10 @@ add_texts({
         "not JSON: {detail}",
         "это не JSON: {detail}",
     ),
+    "rec.not_text": (
+        "a record is read from JSON text or its bytes in UTF-8, not {kind}",
+        "запись партии читается из текста JSON или его байтов в UTF-8, а не из {kind}",
+    ),
     "rec.not_utf8": (
         "not text in UTF-8 (byte {position})",
         "это не текст в UTF-8 (байт {position})",

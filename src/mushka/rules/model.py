@@ -218,8 +218,9 @@ class Rules:
                                allowed=_range_text(info.players))
         return cls(variant=info.name, players=players, **full)  # type: ignore[arg-type]
 
-    def replace(self, players: int | None = None, **options: object) -> Rules:
-        """A copy with other players and/or options (validated like :meth:`make`)."""
+    def replace(self, players: object = None, **options: object) -> Rules:
+        """A copy with other players and/or options (validated like :meth:`make`: ``players``
+        is an ``object`` so that anything but a table size gets its named error, C1/K1)."""
         current: dict[str, object] = dict(self.option_values())
         current.update(options)
         return Rules.make(self.variant, self.players if players is None else players, **current)
@@ -300,6 +301,7 @@ def make_rules(__variant: object = "classic", __players: object = None, **option
     return Rules.make(__variant, __players, **options)
 
 
-def rules_from_text(variant: str, players: int | None, assignments: Mapping[str, str]) -> Rules:
-    """Rules from text options, e.g. from a record or ``-o name=value`` pairs."""
+def rules_from_text(variant: object, players: object, assignments: Mapping[str, str]) -> Rules:
+    """Rules from text options, e.g. from a record or ``-o name=value`` pairs (the variant
+    and the table size are checked by :meth:`Rules.make`, which names what is wrong)."""
     return Rules.make(variant, players, **dict(assignments))
