@@ -48,10 +48,7 @@ class StepGame(Stepped):
 
     def __init__(self, rules: Rules, *, max_deals: object = DEFAULT_MAX_DEALS, record_events: bool = True) -> None:
         """A game of ``rules`` whose first dealer is still to be drawn (C4)."""
-        # ``object``, not ``int``: compiled, an int parameter would refuse text with a bare
-        # TypeError and take a bool for 0 or 1 before the limit could be named.
-        if type(max_deals) is not int or max_deals < 1:
-            raise MushkaError("bad_max_deals", rule="C20", value=repr(max_deals)[:20])
+        # ``object``, not ``int``: planned_deals names anything but a limit (deal_limit).
         self.rules = rules
         self.max_deals = planned_deals(rules, max_deals)
         self._record = record_events
@@ -286,21 +283,22 @@ def score_size(rules: Rules) -> int:
     return 2 * rules.players + 1
 
 
-def game_utility_bounds(rules: Rules, max_deals: int) -> tuple[float, float]:
+def game_utility_bounds(rules: Rules, max_deals: object) -> tuple[float, float]:
     """``(min, max)`` of the game's money: zero-sum; a seat loses at most what the
     others can win from it (C21 on a record grown by remizes, MI9; K3, K12, K22)."""
     n = rules.players
+    deals = planned_deals(rules, max_deals)  # a limit of deals, or the named error
     if rules.has_trumps:
         remiz = max(rules.remiz, rules.effective_privileged_remiz)
-        record = rules.initial_record + max_deals * remiz
-        worst = record * rules.stake + max_deals * rules.flush_payment
+        record = rules.initial_record + deals * remiz
+        worst = record * rules.stake + deals * rules.flush_payment
     else:
         low, _ = deal_utility_bounds(rules)
         worst = rules.ante + rules.session_games * int(-low)
     return float(-worst), float((n - 1) * worst)
 
 
-def max_game_length(rules: Rules, max_deals: int) -> int:
+def max_game_length(rules: Rules, max_deals: object) -> int:
     """Decisions in a game at most: ``max_deals`` deals (kopilka: its session's games, K4)."""
     return planned_deals(rules, max_deals) * max_deal_length(rules)
 

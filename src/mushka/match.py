@@ -27,7 +27,7 @@ from mushka.engine.actions import ActionInput
 from mushka.engine.chance import seeded
 from mushka.engine.events import Paid
 from mushka.engine.kopilka import KopilkaDeal
-from mushka.errors import IllegalActionError, MushkaError, OptionsError
+from mushka.errors import ChanceError, IllegalActionError, MushkaError, OptionsError
 from mushka.i18n import add_texts
 from mushka.match_types import DealStarted, GameEnded, GameResult, GameView, RecordsWritten
 from mushka.rules.choices import AllPass
@@ -35,7 +35,7 @@ from mushka.rules.model import Rules
 
 __all__ = [
     "DealStarted", "DeckSpec", "Game", "GameEnded", "GameResult", "GameView", "Partie",
-    "RecordsWritten", "Session", "new_game", "planned_deals",
+    "RecordsWritten", "Session", "deal_limit", "new_game", "planned_deals",
 ]
 
 DeckSpec = Sequence[Card | str | int] | str
@@ -56,7 +56,7 @@ class Game:
     _rng: random.Random
     _chance_seed: int
     _decks: list[DeckSpec]
-    _picks: list[list[Card | str | int]]
+    _picks: list[Sequence[Card | str | int]]
     _result: GameResult | None
     _record_events: bool
     _game_events: list[tuple[int, Event]]
@@ -71,7 +71,7 @@ class Game:
         rng: object = None,
         first_dealer: object = None,
         decks: Sequence[DeckSpec] = (),
-        picks: Sequence[Sequence[Card | str | int]] = (),
+        picks: Sequence[Sequence[Card | str | int] | str] = (),
         record_events: bool = True,
         chance_steps: bool = False,
         first_deal: Deal | None = None,
@@ -94,15 +94,7 @@ class Game:
         # ``max_deals`` and ``first_dealer`` are ``object``s so that anything a caller passes
         # gets the named error (compiled, an ``int`` parameter would refuse text with a bare
         # ``TypeError`` and take a bool for 0 or 1).
-        limit: int | None = None
-        if max_deals is not None:
-            if type(max_deals) is not int or max_deals < 1:
-                # C20: no rule limits a partie; a simulation's safety limit is a count of deals.
-                # K4: a session has its games.
-                raise MushkaError("bad_max_deals", rule="C20" if rules.info.game == "partie" else "K4",
-                                  value=repr(max_deals)[:20])
-            limit = max_deals
-        self._configure(rules, limit)
+        self._configure(rules, None if max_deals is None else deal_limit(rules, max_deals))
         self.rules = rules
         self.n = rules.players
         # A random.Random, a seed or None (seeded from the system); anything else named (N4).
@@ -120,8 +112,11 @@ class Game:
             raise IllegalActionError("bad_seat", rule=rules.info.dealer_rule,
                                      seat=repr(first_dealer)[:20], players=self.n)
         self.first_dealer = first_dealer
-        self._decks = list(decks)
-        self._picks = [list(p) for p in picks]
+        self._decks = _listed(decks, "bad_deck_type", "N4")
+        # Each deal's picks as new_deal reads them (one string of codes is split, not read
+        # letter by letter); their cards are checked when the deal is dealt.
+        self._picks = [p.split() if isinstance(p, str) else _listed(p, "bad_picks_type", "K7")
+                       for p in _listed(picks, "bad_picks_type", "K7")]
         self._result = None
         self._record_events = record_events
         self._game_events = []
@@ -308,8 +303,10 @@ class Game:
         """The game-level events so far (public)."""
         return [e for _, e in self._game_events]
 
-    def copy(self, rng: random.Random | None = None) -> Self:
-        """An independent copy (deals copied cheaply, finished deals shared)."""
+    def copy(self, rng: object = None) -> Self:
+        """An independent copy (deals copied cheaply, finished deals shared); ``rng`` (a
+        :class:`random.Random` or a seed) replaces the chance generator."""
+        gen = None if rng is None else seeded(rng)  # anything else named (N4), before any copy
         # Attribute by attribute (a compiled class has no __dict__), into a blank instance
         # (__init__'s private blank path: a compiled class refuses object.__new__).
         other = type(self)(self.rules, _blank=True)
@@ -324,13 +321,13 @@ class Game:
         other._record_events = self._record_events
         other._steps = self._steps
         other._waiting = self._waiting
-        other.deal = self.deal.copy(rng)
+        other.deal = self.deal.copy(gen)
         other.finished = self.finished[:]
         other._game_events = self._game_events[:]
-        if rng is not None:
+        if gen is not None:
             # A new generator means new chance for the deals still to come.
-            other._rng = rng
-            other._chance_seed = rng.getrandbits(64)
+            other._rng = gen
+            other._chance_seed = gen.getrandbits(64)
         self._copy_sheet(other)
         return other
 
@@ -526,10 +523,30 @@ class Session(Game):
         )
 
 
-def planned_deals(rules: Rules, max_deals: int) -> int:
+def _listed(values: object, code: str, rule: str) -> list[Any]:
+    """``values`` (a list or tuple of the decks or picks of the deals in order) as a new list;
+    anything else is refused with the named error ``code`` of ``rule``, not a bare TypeError."""
+    if not isinstance(values, (list, tuple, Sequence)) or isinstance(values, str):
+        raise ChanceError(code, rule=rule, value=repr(values)[:40], kind=type(values).__name__)
+    return list(values)
+
+
+def deal_limit(rules: Rules, max_deals: object) -> int:
+    """``max_deals`` if it is a limit of deals (a whole number from 1), else the named error
+    (C20: no rule limits a partie, the limit is a simulation's count of deals; K4: a session
+    has its games).  ``object``: compiled, an ``int`` parameter would refuse text with a bare
+    ``TypeError`` and take a bool for 0 or 1."""
+    if type(max_deals) is not int or max_deals < 1:
+        raise MushkaError("bad_max_deals", rule="C20" if rules.info.game == "partie" else "K4",
+                          value=repr(max_deals)[:20])
+    return max_deals
+
+
+def planned_deals(rules: Rules, max_deals: object) -> int:
     """The deals a game of ``rules`` has at most: a session's games (K4), else the partie's
-    safety limit ``max_deals`` (no rule limits a partie)."""
-    return rules.session_games if rules.info.game == "session" else max_deals
+    safety limit ``max_deals`` (no rule limits a partie; checked by :func:`deal_limit`)."""
+    limit = deal_limit(rules, max_deals)
+    return rules.session_games if rules.info.game == "session" else limit
 
 
 def new_game(rules: Rules, **kwargs: Any) -> Game:

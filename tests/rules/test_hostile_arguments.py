@@ -27,8 +27,8 @@ from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.steps import StepDeal
 from mushka.engine.trump import TrumpDeal
 from mushka.errors import ChanceError, IllegalActionError, MushkaError, OptionsError, ParseError, RecordError
-from mushka.game_steps import StepGame
-from mushka.match import Partie, Session
+from mushka.game_steps import StepGame, game_utility_bounds, max_game_length
+from mushka.match import Partie, Session, planned_deals
 from mushka.records.format import Record
 from mushka.rules import make_rules, rules_from_text
 
@@ -116,6 +116,26 @@ CONSTRUCTORS = [
      SEATS),
     ("unstack_deck dealer", lambda v: unstack_deck(CLASSIC, deal().deck, v), ChanceError, "N4", SEATS),
     ("Encoder seat", lambda v: Encoder(CLASSIC, v), MushkaError, "C1", SEATS),
+    ("new_deal deck", lambda v: new_deal(CLASSIC, 0, deck=v), ChanceError, "N4",
+     tuple(v for v in NOT_NONE if v != "1")),
+    ("new_deal deck of bools", lambda v: new_deal(CLASSIC, 0, deck=[v, *deal().deck[1:]]), MushkaError, "N2",
+     (True, False, 1.0, None, [1])),
+    ("new_deal picks", lambda v: new_deal(KOPILKA, 0, rng=1, picks=v), ChanceError, "K7",
+     tuple(v for v in NOT_NONE if not isinstance(v, (str, list)))),
+    ("new_deal pot", lambda v: new_deal(KOPILKA, 0, rng=1, pot=v, balances=[-10] * 4), OptionsError, "K24",
+     tuple(v for v in HOSTILE if type(v) is not int)),
+    ("new_deal balances", lambda v: new_deal(KOPILKA, 0, rng=1, pot=40, balances=v), OptionsError, "K24",
+     (*HOSTILE, [-10] * 3, [-10, -10, -10, -10.0], [True, -10, -10, -10])),
+    ("Partie decks", lambda v: Partie(CLASSIC, rng=1, decks=v), ChanceError, "N4",
+     tuple(v for v in HOSTILE if v != [1])),
+    ("Session picks", lambda v: Session(KOPILKA, rng=1, picks=v), ChanceError, "K7", HOSTILE),
+    ("Session picks of a deal", lambda v: Session(KOPILKA, rng=1, picks=[v]), ChanceError, "K7",
+     tuple(v for v in HOSTILE if not isinstance(v, (str, list)))),
+    ("Deal.copy rng", lambda v: deal().copy(v), ChanceError, "N4", GENERATORS),
+    ("Partie.copy rng", lambda v: Partie(CLASSIC, rng=1).copy(v), ChanceError, "N4", GENERATORS),
+    ("planned_deals", lambda v: planned_deals(CLASSIC, v), MushkaError, "C20", (None, *LIMITS)),
+    ("game_utility_bounds", lambda v: game_utility_bounds(CLASSIC, v), MushkaError, "C20", (None, *LIMITS)),
+    ("max_game_length", lambda v: max_game_length(CLASSIC, v), MushkaError, "C20", (None, *LIMITS)),
     ("make_rules players", lambda v: make_rules("classic", v), OptionsError, "C1", (*NOT_NONE, 9)),
     ("make_rules kopilka players", lambda v: make_rules("kopilka", v), OptionsError, "K1", (*NOT_NONE, 9)),
     ("Rules.replace players", lambda v: CLASSIC.replace(players=v), OptionsError, "C1", (*NOT_NONE, 9)),

@@ -94,25 +94,49 @@ def sample_order(rng: random.Random, n: int) -> list[int]:
     return result
 
 
-def card_index(card: Card | str | int) -> int:
-    """The index of a card given as a card, an index or a code (N2); a named error otherwise."""
+def card_index(card: object) -> int:
+    """The index of a card given as a card, an index or a code (N2); a named error otherwise
+    (a bool included: it is no index).  ``object``: a stacked deck or a pick from outside may
+    hold anything, which a narrower annotation would refuse, compiled, with a bare TypeError."""
     if type(card) is int:  # the common case first (decks of indices); bools go on below
         if 0 <= card < 52:
             return card
-        raise ParseError("bad_card", text=str(card))
+        raise ParseError("bad_card", rule="N2", text=str(card))
     if isinstance(card, Card):
         return card.index
-    if isinstance(card, int):
+    if isinstance(card, int) and not isinstance(card, bool):  # an int of a subclass
         if 0 <= card < 52:
             return card
-        raise ParseError("bad_card", text=str(card))
-    return parse_card(card).index
+        raise ParseError("bad_card", rule="N2", text=str(card))
+    return parse_card(card).index  # text is read; anything else is refused naming N2
 
 
-def check_deck(rules: Rules, deck: Sequence[Card | str | int] | str) -> tuple[int, ...]:
+def check_picks(picks: object) -> tuple[int, ...]:
+    """K7: the forced picks of kopilka as card indices, in order: cards, codes or indices, or
+    one space-separated string (``None`` or nothing: no pick is forced).  A named error for
+    anything else, never a bare ``TypeError``."""
+    if picks is None:
+        return ()
+    # A string is a sequence too, and must not be read letter by letter.
+    if isinstance(picks, str):
+        items: Sequence[object] = picks.split()
+    elif isinstance(picks, (list, tuple, Sequence)):
+        items = picks
+    else:
+        raise ChanceError("bad_picks_type", rule="K7", value=repr(picks)[:40], kind=type(picks).__name__)
+    return tuple(card_index(p) for p in items) if items else ()
+
+
+def check_deck(rules: Rules, deck: object) -> tuple[int, ...]:
     """N4: a stacked deck as card indices, top first; it must hold every card of the
-    table's deck exactly once (:class:`ChanceError` naming what is wrong otherwise)."""
-    items: Sequence[Card | str | int] = deck.split() if isinstance(deck, str) else deck
+    table's deck exactly once (:class:`ChanceError` naming what is wrong otherwise): cards,
+    codes or indices, or one space-separated string."""
+    if isinstance(deck, str):
+        items: Sequence[object] = deck.split()
+    elif isinstance(deck, (list, tuple, Sequence)):
+        items = deck
+    else:
+        raise ChanceError("bad_deck_type", rule="N4", value=repr(deck)[:40], kind=type(deck).__name__)
     # Card indices (what the steps of a deal hand over, one deal after another) need no reading.
     order = tuple(c if type(c) is int and 0 <= c < 52 else card_index(c) for c in items)
     seen = 0

@@ -18,7 +18,7 @@ from typing import Any, Self
 
 from mushka.cards import Card
 from mushka.engine.actions import Action, ActionInput, pack_action, unpack_action
-from mushka.engine.chance import card_index, check_deck, seeded, shuffle
+from mushka.engine.chance import check_deck, check_picks, seeded, shuffle
 from mushka.engine.events import Event
 from mushka.engine.types import DealResult, Phase
 from mushka.errors import MushkaError
@@ -134,11 +134,8 @@ class DealState:
             dealt = tuple(order)
         else:
             dealt = check_deck(rules, deck)
-        # Like ``deck``, the picks may be one space-separated string ("8H 7H 9H");
-        # a string is a sequence too, and must not be read letter by letter.
-        if isinstance(picks, str):
-            picks = picks.split()
-        forced = tuple(card_index(p) for p in picks) if picks else ()
+        # Like ``deck``, the picks may be one space-separated string ("8H 7H 9H").
+        forced = check_picks(picks)
         self._start(rules, seat, dealt, forced, gen, record_events, chance_steps, state)
 
     def _start(self, rules: Rules, dealer: int, deck: tuple[int, ...], forced: tuple[int, ...],
@@ -208,8 +205,11 @@ class DealState:
         empty for classic and mistigri, the pot and balances for kopilka."""
         return self._initial_state()
 
-    def copy(self, rng: random.Random | None = None) -> Self:
-        """A cheap independent copy; ``rng`` replaces the chance generator."""
+    def copy(self, rng: object = None) -> Self:
+        """A cheap independent copy; ``rng`` (a :class:`random.Random` or a seed) replaces
+        the chance generator."""
+        # Anything else is named now (N4), not an AttributeError at the copy's first pick.
+        gen = None if rng is None else seeded(rng)
         # A blank instance (no deal dealt): object.__new__ is refused by a compiled class
         # and its __new__ runs __init__, so __init__ has a private blank path.
         other = type(self)(self.rules, _blank=True)
@@ -228,12 +228,12 @@ class DealState:
         other._forced = self._forced
         other._forced_pos = self._forced_pos
         other._steps = self._steps
-        if rng is None and self._rng is not None and self._chance_pending():
+        if gen is None and self._rng is not None and self._chance_pending():
             # §4/STYLE 3: a copy must not draw from the original's generator,
             # or playing the copy would change the original's chance (K7 picks).
-            rng = random.Random()
-            rng.setstate(self._rng.getstate())
-        other._rng = self._rng if rng is None else rng
+            gen = random.Random()
+            gen.setstate(self._rng.getstate())
+        other._rng = self._rng if gen is None else gen
         other._result = self._result
         other._events = None if self._events is None else self._events[:]
         other._seen = None

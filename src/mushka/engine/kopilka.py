@@ -48,6 +48,15 @@ PRIV_KEY: Final = 1000
 Why = tuple[str, str, dict[str, object]] | None
 
 
+def _whole(values: list[object] | tuple[object, ...]) -> bool:
+    """Whether every one of ``values`` is a whole number (a bool is not): a loop, not
+    ``all()`` over a generator, made at every deal."""
+    for v in values:  # noqa: SIM110 (a loop: compiled, all() makes a generator at every deal)
+        if type(v) is not int:
+            return False
+    return True
+
+
 class KopilkaDeal(Deal):
     """One game of мушка-копилка; see the module docstring."""
 
@@ -98,8 +107,11 @@ class KopilkaDeal(Deal):
             # K24: a game on its own starts like game 1 of a session.
             pot = rules.ante * n
             balances = [-rules.ante] * n
-        if not isinstance(pot, int) or not isinstance(balances, (list, tuple)) or len(balances) != n:
-            raise TypeError("kopilka state needs pot=int and balances=[int] * 4")
+        if (type(pot) is not int or not isinstance(balances, (list, tuple)) or len(balances) != n
+                or not _whole(balances)):
+            # K3/K24: the money of a game is whole: the pot and a balance per seat.
+            raise OptionsError("bad_money_state", rule="K24", pot=repr(pot)[:40],
+                               balances=repr(balances)[:80], players=n)
         if pot + sum(balances) != 0:
             raise OptionsError("bad_money", rule="K24", pot=pot, balances=list(balances))
         self.pot = pot
