@@ -130,8 +130,8 @@ def _outcome_row(size: int, n: int) -> tuple[tuple[object, ...], ...]:
 class ActionSpace:
     """The action ids of one rules value; see the module docstring."""
 
-    __slots__ = ("_card_of", "_discard_base", "_play_base", "_play_id", "_pos_of", "num_distinct_actions",
-                 "pairs", "positions", "rules", "trumps")
+    __slots__ = ("_card_of", "_discard_base", "_play_base", "_play_id", "_pos_of", "columns",
+                 "num_distinct_actions", "pairs", "positions", "rules", "trumps")
 
     rules: Rules
     trumps: bool
@@ -141,6 +141,8 @@ class ActionSpace:
     """The deck positions ``0 .. deck_size - 1`` (the chance outcomes of the deck, N4)."""
     pairs: tuple[tuple[object, ...], ...]
     """The chance outcomes of the deck by cards left (:func:`outcome_pairs`)."""
+    columns: tuple[tuple[object, ...], ...]
+    """The same outcomes by deck position: ``columns[k][n] is pairs[n][k]`` (``None`` at ``n == 0``)."""
     _play_base: int
     _discard_base: int
     _pos_of: tuple[int, ...]
@@ -159,6 +161,10 @@ class ActionSpace:
         self._pos_of = tuple(pos)
         self.positions = tuple(range(size))
         self.pairs = outcome_pairs(size)
+        # A position's outcomes side by side, so that a listing walks the positions left and
+        # reads each one's column at the count left, with no int to unbox per outcome.
+        self.columns = tuple(tuple(self.pairs[n][k] if n else None for n in range(size + 1))
+                             for k in range(size))
         if self.trumps:
             self._play_base = TRUMP_PLAY_BASE
             self._discard_base = -1
@@ -266,14 +272,15 @@ class ActionSpace:
 
     # --- ids and actions ----------------------------------------------------------
 
-    def action(self, deal: Deal, action_id: int) -> Action:
+    def action(self, deal: Deal, action_id: object) -> Action:
         """The action of ``action_id`` for the seat to act in ``deal``.
 
-        Raises :class:`IllegalActionError` if the id is outside the layout or
-        names a hand position the seat does not have.
+        Raises :class:`IllegalActionError` if the id is not an int, is outside the
+        layout or names a hand position the seat does not have.
         """
-        if isinstance(action_id, bool) or not isinstance(action_id, int) or not (
-                0 <= action_id < self.num_distinct_actions):
+        # ``object``, not ``int``: compiled, an int parameter would be checked (and a bool
+        # taken for 0 or 1) before this method could name the rule, unlike the pure build.
+        if type(action_id) is not int or not 0 <= action_id < self.num_distinct_actions:
             raise IllegalActionError("bad_action_id", rule=_rule(deal), action=action_id,
                                      last=self.num_distinct_actions - 1)
         if self.trumps and PASS_ID < action_id < self._play_base:
@@ -333,7 +340,7 @@ class ActionSpace:
             raise IllegalActionError("no_action_id", rule="N3", action=action)
         return k
 
-    def apply(self, deal: Deal, action_id: int) -> None:
+    def apply(self, deal: Deal, action_id: object) -> None:
         """Check and apply ``action_id`` to ``deal`` (events recorded as the deal records them).
 
         An id that is not legal now raises :class:`IllegalActionError` naming

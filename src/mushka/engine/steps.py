@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Sequence
-from typing import Any, Final, Self, cast
+from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 from mushka.cards import CARDS, cards_of
 from mushka.engine import new_deal
@@ -41,6 +41,12 @@ from mushka.errors import ChanceError, IllegalActionError, MushkaError
 from mushka.i18n import add_texts
 from mushka.rules.model import Rules
 
+if TYPE_CHECKING:
+    # Compiled, a local annotated ``i64`` is a machine integer (plain C arithmetic, no
+    # overflow checks); the pure build never evaluates the annotation, so the core
+    # needs no package at run time for it.
+    from mypy_extensions import i64
+
 CHANCE: Final = -1
 """:attr:`StepDeal.current_player` at a chance step."""
 TERMINAL: Final = -4
@@ -55,7 +61,7 @@ _WORD: Final = 62
 class StepDeal(Stepped):
     """One deal, dealt and played step by step; see the module docstring."""
 
-    __slots__ = ("_deal", "_encoders", "_history", "_keys", "_left", "_left_pos", "_legal", "_legal_at",
+    __slots__ = ("_deal", "_encoders", "_history", "_keys", "_left", "_left_cols", "_legal", "_legal_at",
                  "_legal_off", "_log", "_options", "_pairs", "_picks", "_plain", "_record", "_state", "dealer",
                  "rules", "space")
 
@@ -66,7 +72,7 @@ class StepDeal(Stepped):
     _record: bool
     _plain: bool
     _left: int
-    _left_pos: list[int]
+    _left_cols: list[tuple[object, ...]]
     _picks: list[int]
     _options: tuple[int, ...]
     _deal: Deal | None
@@ -79,7 +85,7 @@ class StepDeal(Stepped):
     _legal_off: int
     _legal_at: int
 
-    def __init__(self, rules: Rules, dealer: int = 0, *, record_events: bool = True, **state: object) -> None:
+    def __init__(self, rules: Rules, dealer: object = 0, *, record_events: bool = True, **state: object) -> None:
         """A deal of ``rules`` dealt by ``dealer``, its deck still to be dealt.
 
         ``record_events`` keeps the event log (views, records and
@@ -87,17 +93,20 @@ class StepDeal(Stepped):
         time one of them asks (by replay) and kept from then on; ``state`` is a kopilka game's money
         (``pot=``, ``balances=``) as for :func:`~mushka.engine.new_deal`.
         """
+        # ``dealer`` is an ``object`` for check_dealer to refuse anything but a seat by its rule
+        # (compiled, an ``int`` parameter would be checked first, a bool taken for 0 or 1).
         check_dealer(rules, dealer)
         self.rules = rules
-        self.dealer = dealer
+        self.dealer = cast(int, dealer)
         space = self.space = action_space(rules)
         self._state = state  # a dictionary of this call's own (``**``)
         self._record = record_events
         # Classic and mistigri with no keyword state: the deal is made straight from the deck.
         self._plain = rules.has_trumps and not state
-        # The deck positions not dealt yet: as a mask (bit k: position k) and as a sorted list.
+        # The deck positions not dealt yet: as a mask (bit k: position k) and as the sorted
+        # list of their columns of outcomes (ActionSpace.columns).
         self._left = (1 << rules.deck_size) - 1
-        self._left_pos = list(space.positions)
+        self._left_cols = list(space.columns)
         self._picks = []
         self._options = ()
         self._deal = None
@@ -157,10 +166,10 @@ class StepDeal(Stepped):
         if self._deal is not None:
             return []
         out: list[object]
-        left = self._left_pos
+        left = self._left_cols
         if left:
-            row = self._pairs[len(left)]
-            out = [row[k] for k in left]
+            n = len(left)
+            out = [col[n] for col in left]
         else:
             pos = self.space._pos_of
             cards = sorted(self._options)
@@ -168,15 +177,17 @@ class StepDeal(Stepped):
             out = [row[pos[c]] for c in cards]
         return cast("list[tuple[int, float]]", out)
 
-    def apply_chance(self, outcome: int) -> None:
-        """Apply chance outcome ``outcome`` (a deck position, see :meth:`chance_outcomes`).
+    def apply_chance(self, outcome: object) -> None:
+        """Apply chance outcome ``outcome`` (an int, a deck position, see :meth:`chance_outcomes`).
 
-        An outcome that is not possible now raises :class:`ChanceError` (N4)
-        and changes nothing.
+        An outcome that is not possible now, or not an int at all, raises
+        :class:`ChanceError` (N4) and changes nothing.
         """
+        # ``object``, not ``int``: compiled, an int parameter would be checked (and a bool
+        # taken for 0 or 1) before this method could name the rule, unlike the pure build.
         if self._deal is not None:
             raise ChanceError("chance_not_due", rule="N4")
-        left = self._left_pos
+        left = self._left_cols
         if left:
             bits = self._left
             if type(outcome) is not int or outcome < 0 or not bits >> outcome & 1:
@@ -184,14 +195,14 @@ class StepDeal(Stepped):
             # Its place among the positions left (they are sorted): how many of them are below
             # it, counted by bit arithmetic (positions < 52), with no table to read from memory
             # and none of the compares of objects list.remove makes.
-            below = bits & ((1 << outcome) - 1)
+            below: i64 = bits & ((1 << outcome) - 1)
             below -= below >> 1 & 0x5555555555555
             below = (below & 0x3333333333333) + (below >> 2 & 0x3333333333333)
             below = (below + (below >> 4)) & 0x0F0F0F0F0F0F0F
             below += below >> 8
             below += below >> 16
             below += below >> 32
-            left.pop(below & 0x7F)
+            left.pop(int(below & 0x7F))
             self._left = bits ^ 1 << outcome
             self._history.append(outcome)
             if not left:
@@ -199,7 +210,7 @@ class StepDeal(Stepped):
             return
         size = self.rules.deck_size
         card = self.rules.deck_indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
-        if card not in self._options:
+        if type(outcome) is not int or card not in self._options:
             raise ChanceError("chance_invalid", rule="K7", outcome=_code(card, outcome),
                               choices=" ".join(CARDS[c].code for c in sorted(self._options)))
         self._picks.append(card)
@@ -212,8 +223,9 @@ class StepDeal(Stepped):
         size = rules.deck_size
         card = rules.deck_indices[outcome] if type(outcome) is int and 0 <= outcome < size else -1
         left = 0
-        for k in self._left_pos:
-            left |= 1 << rules.deck_indices[k]
+        for k in range(size):
+            if self._left >> k & 1:
+                left |= 1 << rules.deck_indices[k]
         return ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
                            choices=" ".join(c.code for c in cards_of(left)))
 
@@ -246,7 +258,7 @@ class StepDeal(Stepped):
         if left:
             raise ChanceError("chance_short", rule="N4", count=count, size=size)
         self._left = 0
-        self._left_pos = []
+        self._left_cols = []
         self._history.extend(outcomes)
         self._build()
 
@@ -263,7 +275,10 @@ class StepDeal(Stepped):
             if self._plain:
                 # The deck is whole and checked card by card (apply_chance): dealt as it is,
                 # with no keyword state passed on (a cheaper call, compiled).
-                deal = dealt_trump_deal(self.rules, self.dealer, tuple(self._dealt()), self._record)
+                # (The history is the deck and nothing else yet: read whole, into a tuple at once.)
+                card_of = self.space._card_of
+                deal = dealt_trump_deal(self.rules, self.dealer, tuple(card_of[k] for k in self._history),
+                                        self._record)
             else:
                 deal = new_deal(self.rules, self.dealer, deck=self._dealt(), picks=self._picks,
                                 record_events=self._record, chance_steps=True, **self._state)
@@ -308,8 +323,8 @@ class StepDeal(Stepped):
         deal = self._deal
         return () if deal is None else deal.legal_actions()
 
-    def action_of(self, action_id: int) -> Action:
-        """The action of id ``action_id`` for the seat to act."""
+    def action_of(self, action_id: object) -> Action:
+        """The action of id ``action_id`` (an int) for the seat to act."""
         if self._deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action_id)
         return self.space.action(self._deal, action_id)
@@ -320,30 +335,31 @@ class StepDeal(Stepped):
             raise IllegalActionError("chance_due", rule="N4", action=action)
         return self.space.id_of(self._deal, action)
 
-    def apply_id(self, action_id: int) -> None:
-        """Check and apply action id ``action_id`` by the seat to act.
+    def apply_id(self, action_id: object) -> None:
+        """Check and apply action id ``action_id`` (an int) by the seat to act.
 
-        An illegal id raises :class:`IllegalActionError` naming the rule and
-        changes nothing.
+        An illegal id, or one that is not an int, raises :class:`IllegalActionError`
+        naming the rule and changes nothing.
         """
+        # ``object``, not ``int``: see apply_chance.
         deal = self._deal
         if deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action_id)
         # An id among those legal_action_ids() listed at this very step is legal;
         # anything else goes through the full check, which names the rule.
-        k = action_id - self._legal_off
-        if (self._legal_at == len(self._history) and type(action_id) is int and 0 <= k < _WORD
-                and self._legal >> k & 1):
+        if (type(action_id) is int and self._legal_at == len(self._history)
+                and 0 <= action_id - self._legal_off < _WORD and self._legal >> (action_id - self._legal_off) & 1):
+            k = action_id - self._legal_off
             if self._plain and action_id >= TRUMP_PLAY_BASE and deal._events is None:
                 # C13: a card to the trick, with no events to record: straight to the deal.
                 self._history.append(action_id)
                 cast(TrumpDeal, deal).play_card(self.space._card_of[k])
                 return
-            action = self.space.listed_action(deal, action_id)
-        else:
-            action = self.space.action(deal, action_id)
-            deal.check(action)
-        self._step(deal, action, action_id)
+            self._step(deal, self.space.listed_action(deal, action_id), action_id)
+            return
+        action = self.space.action(deal, action_id)  # refuses anything but an int id of the layout
+        deal.check(action)
+        self._step(deal, action, cast(int, action_id))
 
     def apply_action(self, action: Action | str) -> None:
         """Check and apply ``action`` (or its text form) by the seat to act."""
@@ -388,17 +404,18 @@ class StepDeal(Stepped):
             mask |= 1 << c
         return mask
 
-    def info_state_key(self, seat: int) -> tuple[object, ...]:
+    def info_state_key(self, seat: object) -> tuple[object, ...]:
         """A canonical, hashable key of everything ``seat`` knows (perfect recall).
 
         Two states with the same key are indistinguishable to ``seat``: the
         key is the seat's own redacted event log (§4 of RULES), extended
         step by step rather than rebuilt.
         """
+        seat = self._seat(seat)
         deal = self._deal
         if deal is None:
             # Nobody decides at a chance step; the key only tells the steps apart.
-            dealt = self.rules.deck_size - len(self._left_pos)
+            dealt = self.rules.deck_size - len(self._left_cols)
             return (seat, "chance", dealt, self._dealt_to(seat), tuple(self._history[self.rules.deck_size:]))
         return (seat, *self._seen(seat, deal))
 
@@ -414,33 +431,43 @@ class StepDeal(Stepped):
             self._keys[seat] = (len(events), seen)
         return tuple(seen)
 
-    def observation(self, seat: int) -> array[float]:
+    def observation(self, seat: object) -> array[float]:
         """The observation tensor of ``seat`` (layout: :func:`~mushka.engine.layouts.observation_layout`)."""
         deal = self._deal
-        return self._encoder(seat, False).encode(deal, self._dealt_to(seat) if deal is None else 0)
+        enc = self._encoder(seat, False)
+        return enc.encode(deal, self._dealt_to(enc.seat) if deal is None else 0)
 
-    def information_state(self, seat: int) -> array[float]:
+    def information_state(self, seat: object) -> array[float]:
         """The information-state tensor of ``seat`` (:func:`~mushka.engine.layouts.information_state_layout`)."""
         deal = self._deal
-        return self._encoder(seat, True).encode(deal, self._dealt_to(seat) if deal is None else 0)
+        enc = self._encoder(seat, True)
+        return enc.encode(deal, self._dealt_to(enc.seat) if deal is None else 0)
 
-    def tensor_list(self, seat: int, history: bool = False) -> list[float]:
+    def tensor_list(self, seat: object, history: bool = False) -> list[float]:
         """:meth:`observation` (or, with ``history``, :meth:`information_state`) as a new
         list of floats: what OpenSpiel's Python API returns, without a float made per entry."""
         deal = self._deal
         enc = self._encoder(seat, history, lists=True)
-        enc.encode(deal, self._dealt_to(seat) if deal is None else 0)
+        enc.encode(deal, self._dealt_to(enc.seat) if deal is None else 0)
         return enc.tolist()
 
-    def _encoder(self, seat: int, history: bool, *, lists: bool = False) -> Encoder:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
-            raise MushkaError("bad_seat", seat=seat, players=self.rules.players)
-        k = 2 * seat + (1 if history else 0)
+    def _encoder(self, seat: object, history: bool, *, lists: bool = False) -> Encoder:
+        at = self._seat(seat)
+        k = 2 * at + (1 if history else 0)
         enc = self._encoders[k]
         if enc is None:
             # ``lists``: made for tensor_list (OpenSpiel), which reads the list at every step.
-            enc = self._encoders[k] = Encoder(self.rules, seat, history=history, lists=lists)
+            enc = self._encoders[k] = Encoder(self.rules, at, history=history, lists=lists)
         return enc
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of the table (C1/K1: the whole numbers 0..n-1), else the
+        named error: the seats' methods take anything a caller passes (``object``, not ``int``:
+        compiled, an ``int`` parameter would be checked first, a bool taken for 0 or 1)."""
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
+            raise MushkaError("bad_seat", rule=self.rules.info.seat_rule, seat=repr(seat)[:20],
+                              players=self.rules.players)
+        return seat
 
     # --- payoffs -----------------------------------------------------------------------
 
@@ -487,7 +514,7 @@ class StepDeal(Stepped):
         """A cheap independent copy."""
         other = self._fresh()
         other._left = self._left
-        other._left_pos = self._left_pos[:]
+        other._left_cols = self._left_cols[:]
         other._picks = self._picks[:]
         other._options = self._options
         other._deal = None if self._deal is None else self._deal.copy()

@@ -53,7 +53,7 @@ TRIES: Final = 500
 def resample_steps(steps: StepDeal, seat: int, rng: random.Random, *, tries: int = TRIES) -> StepDeal:
     """:func:`resample_deal` on a step deal: the steps leading to a consistent deal."""
     deal = steps.deal
-    if deal is None and not steps._left_pos:
+    if deal is None and not steps._left:
         # K7: a pick is due; nobody decides at a chance step.
         raise MushkaError("resample_at_chance", rule="K7")
     if deal is None:
