@@ -29,7 +29,7 @@ from mushka.engine.trump import TrumpDeal
 from mushka.errors import ChanceError, IllegalActionError, MushkaError, OptionsError, ParseError, RecordError
 from mushka.game_steps import StepGame, game_utility_bounds, max_game_length
 from mushka.match import Partie, Session, planned_deals
-from mushka.records.format import Record
+from mushka.records.format import Record, record_of_deal
 from mushka.rules import make_rules, rules_from_text
 
 HOSTILE = (True, False, "1", 1.0, None, -1, 2**70, [1])
@@ -172,13 +172,17 @@ TEXTS = [
     ("Action.discard", Action.discard, ParseError, "N2"),
     ("Action.stand", Action.stand, ParseError, "N2"),
     ("Record.loads", Record.loads, RecordError, None),
+    ("Rules.is_default", CLASSIC.is_default, OptionsError, None),
+    ("record_of_deal seats", lambda v: record_of_deal(deal(), seats=v), RecordError, None),
+    ("record_of_deal meta", lambda v: record_of_deal(deal(), meta=v), RecordError, None),
 ]
 
 
 @pytest.mark.parametrize(
     ("call", "error", "rule", "value"),
     [pytest.param(call, error, rule, v, id=f"{name}={v!r}")
-     for name, call, error, rule in TEXTS for v in HOSTILE if not (name == "Card" and type(v) is int and v >= 0)],
+     for name, call, error, rule in TEXTS for v in HOSTILE
+     if not (name == "Card" and type(v) is int and v >= 0) and not (name.endswith("meta") and v is None)],
 )
 def test_text_forms_name_a_value_that_is_no_text(call, error, rule, value):
     refused(lambda: call(value), error, rule)
@@ -219,6 +223,14 @@ def test_a_game_names_a_seat_that_is_not_at_the_table(kind, value):
 def test_a_deal_names_an_action_that_is_no_action(value):
     d = deal()
     refused(lambda: d.apply(value), ParseError, "C7" if value != "1" else "N2", lambda: snapshot(d))
+
+
+@pytest.mark.parametrize("value", [True, "1", 1.0, [1]], ids=ids((True, "1", 1.0, [1])))
+def test_an_event_shows_a_value_that_is_no_seat_what_a_spectator_sees(value):
+    """§4: ``True`` is not seat 1: an event seen by anything but a seat hides every hand."""
+    d = deal()
+    for event in d.events(omniscient=True):
+        assert event.seen_by(value) == event.seen_by(None)
 
 
 # --- a deal step by step -------------------------------------------------------------------------

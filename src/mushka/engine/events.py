@@ -63,10 +63,11 @@ class Event(FrozenValue):
     def _owner(self) -> str:
         return "seat"
 
-    def seen_by(self, viewer: int | None) -> Event:
-        """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+    def seen_by(self, viewer: object) -> Event:
+        """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it; anything
+        but a whole number sees what a spectator sees (a bool is no seat: ``True`` is not 1)."""
         private = self._private()
-        if not private or self._visible_to(viewer):
+        if not private or self._visible_to(viewer if type(viewer) is int else None):
             return self
         return replace(self, **dict.fromkeys(private))
 
@@ -110,9 +111,11 @@ class Dealt(Event):
     hands: tuple[Cards | None, ...]
     talon: int
 
-    def seen_by(self, viewer: int | None) -> Event:
-        """Each seat sees its own hand only; a spectator sees none."""
-        return replace(self, hands=tuple(h if s == viewer else None for s, h in enumerate(self.hands)))
+    def seen_by(self, viewer: object) -> Event:
+        """Each seat sees its own hand only; a spectator (or anything but a whole number)
+        sees none."""
+        me = viewer if type(viewer) is int else -1
+        return replace(self, hands=tuple(h if s == me else None for s, h in enumerate(self.hands)))
 
     def describe(self, lang: str = "en", names: Names = None) -> str:
         """One line for a human, in ``lang``; hands shown only where known."""

@@ -319,18 +319,20 @@ def _clip(text: str, keep: int = 40) -> str:
 
 def record_of_deal(deal: Deal, *, seats: Sequence[str] = (), meta: Mapping[str, Any] | None = None) -> Record:
     """A record of one deal (finished or not)."""
+    names, extra = _names(seats, deal.rules.players), _meta(meta)
     result = deal.result
     return Record(
         variant=deal.rules.variant, players=deal.rules.players,
         options=deal.rules.options_text(), level="deal", first_dealer=deal.dealer,
-        seats=tuple(seats), deals=(_deal_record(deal, alone=True),),
+        seats=names, deals=(_deal_record(deal, alone=True),),
         result=None if result is None else {"deals": [result.to_json()]},
-        meta=dict(meta or {}),
+        meta=extra,
     )
 
 
 def record_of_game(game: Game, *, seats: Sequence[str] = (), meta: Mapping[str, Any] | None = None) -> Record:
     """A record of a partie or session (finished or in progress)."""
+    names, extra = _names(seats, game.rules.players), _meta(meta)
     deals = tuple(_deal_record(d) for d in game.deals)
     result = None
     if game.result is not None:
@@ -338,7 +340,6 @@ def record_of_game(game: Game, *, seats: Sequence[str] = (), meta: Mapping[str, 
             "game": game.result.to_json(),
             "deals": [d.result.to_json() for d in game.finished if d.result is not None],
         }
-    extra = dict(meta or {})
     limit = getattr(game, "max_deals", None)
     if isinstance(limit, int):
         # Not a rule but part of how this partie ended (GameResult.truncated):
@@ -346,9 +347,28 @@ def record_of_game(game: Game, *, seats: Sequence[str] = (), meta: Mapping[str, 
         extra.setdefault("max_deals", limit)
     return Record(
         variant=game.rules.variant, players=game.rules.players, options=game.rules.options_text(),
-        level="game", first_dealer=game.first_dealer, seats=tuple(seats), deals=deals,
+        level="game", first_dealer=game.first_dealer, seats=names, deals=deals,
         result=result, meta=extra,
     )
+
+
+def _names(seats: object, players: int) -> tuple[str, ...]:
+    """The seats' names a record is written with, refused as a read record's would be (a
+    list of at most ``players`` names: not one string read letter by letter, not numbers)."""
+    if not isinstance(seats, (list, tuple)) or not all(isinstance(s, str) for s in seats):
+        raise RecordError("record_syntax", problem=LocalText("rec.seats"))
+    if len(seats) > players:
+        raise RecordError("record_syntax", problem=LocalText("rec.seats_count", seats=len(seats), players=players))
+    return tuple(seats)
+
+
+def _meta(meta: object) -> dict[str, Any]:
+    """A new copy of the meta data a record is written with: a mapping, or ``None`` for none."""
+    if meta is None:
+        return {}
+    if not isinstance(meta, Mapping):
+        raise RecordError("record_syntax", problem=LocalText("rec.meta"))
+    return dict(meta)
 
 
 def _deal_record(deal: Deal, *, alone: bool = False) -> DealRecord:

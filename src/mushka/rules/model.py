@@ -252,9 +252,14 @@ class Rules:
             out[o.name] = format_value(o.name, value)
         return out
 
-    def is_default(self, name: str) -> bool:
-        """Whether option ``name`` has the variant's default value."""
-        return bool(getattr(self, name) == OPTION_BY_NAME[name].default(self.variant))
+    def is_default(self, name: object) -> bool:
+        """Whether option ``name`` has the variant's default value (an unknown name, or
+        anything but text, is an :class:`OptionsError` naming it)."""
+        found = OPTION_BY_NAME.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise OptionsError("unknown_option", name=name if isinstance(name, str) else repr(name)[:40],
+                               variant=self.variant, known=", ".join(o.name for o in options_for(self.variant)))
+        return bool(getattr(self, found.name) == found.default(self.variant))
 
     def __str__(self) -> str:
         changed = self.options_text(changed_only=True)
