@@ -13,6 +13,7 @@ on are the same afterwards.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import partial
 
@@ -31,6 +32,7 @@ from mushka.game_steps import StepGame, game_utility_bounds, max_game_length
 from mushka.match import Partie, Session, planned_deals
 from mushka.records.format import Record, record_of_deal
 from mushka.rules import make_rules, rules_from_text
+from mushka.worlds.resample import resample_deal, resample_steps
 
 HOSTILE = (True, False, "1", 1.0, None, -1, 2**70, [1])
 """What a careless or hostile caller passes instead of a small whole number."""
@@ -252,6 +254,21 @@ STEP_SEATS = [
 def test_step_deal_names_a_seat_that_is_not_at_the_table(dealt, call, value):
     steps = dealt_steps() if dealt else StepDeal(CLASSIC, 0)
     refused(lambda: call(steps, value), MushkaError, "C1", lambda: steps_state(steps))
+
+
+@pytest.mark.parametrize("dealt", [False, True], ids=["while dealing", "in play"])
+@pytest.mark.parametrize("value", SEATS, ids=ids(SEATS))
+def test_resampling_names_a_seat_that_is_not_at_the_table(dealt, value):
+    """A world is drawn for a seat of the table only (never another seat's cards dealt again)."""
+    steps = dealt_steps() if dealt else StepDeal(CLASSIC, 0)
+    if not dealt:
+        for _ in range(5):
+            steps.apply_chance(steps.chance_outcomes()[0][0])
+    rng = random.Random(1)
+    refused(lambda: resample_steps(steps, value, rng), MushkaError, "C1", lambda: steps_state(steps))
+    if dealt:
+        d = steps.deal
+        refused(lambda: resample_deal(d, value, rng), MushkaError, "C1", lambda: snapshot(d))
 
 
 @pytest.mark.parametrize("value", HOSTILE, ids=ids(HOSTILE))

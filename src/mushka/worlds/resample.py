@@ -42,6 +42,7 @@ from mushka.engine.events import Dealt, Declared, Event, Played, Shown, TookTurn
 from mushka.engine.steps import StepDeal
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts
+from mushka.rules.model import Rules
 from mushka.worlds.facts import kopilka_facts
 from mushka.worlds.fill import WorldFailed
 from mushka.worlds.kopilka import propose_kopilka
@@ -50,8 +51,9 @@ TRIES: Final = 500
 """Proposals drawn before giving up (each one checked by a replay)."""
 
 
-def resample_steps(steps: StepDeal, seat: int, rng: random.Random, *, tries: int = TRIES) -> StepDeal:
+def resample_steps(steps: StepDeal, seat: object, rng: random.Random, *, tries: int = TRIES) -> StepDeal:
     """:func:`resample_deal` on a step deal: the steps leading to a consistent deal."""
+    me = _seat(steps.rules, seat)
     deal = steps.deal
     if deal is None and not steps._left:
         # K7: a pick is due; nobody decides at a chance step.
@@ -60,10 +62,19 @@ def resample_steps(steps: StepDeal, seat: int, rng: random.Random, *, tries: int
         # While the deck is being dealt the seat knows only its cards so far:
         # deal the rest of its view again from the same prefix of its own cards.
         out = StepDeal(steps.rules, steps.dealer, **steps._state)
-        for outcome in _dealing_prefix(steps, seat, rng):
+        for outcome in _dealing_prefix(steps, me, rng):
             out.apply_chance(outcome)
         return out
-    return StepDeal.from_deal(resample_deal(deal, seat, rng, tries=tries))
+    return StepDeal.from_deal(resample_deal(deal, me, rng, tries=tries))
+
+
+def _seat(rules: Rules, seat: object) -> int:
+    """``seat`` if it is a seat of the table (C1/K1), else the named error: ``object``, since
+    compiled an ``int`` parameter would refuse text with a bare TypeError and take a bool for
+    0 or 1 (and a seat beyond the table would deal another seat's cards again)."""
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20], players=rules.players)
+    return seat
 
 
 def _dealing_prefix(steps: StepDeal, seat: int, rng: random.Random) -> list[int]:
@@ -84,25 +95,24 @@ def _dealing_prefix(steps: StepDeal, seat: int, rng: random.Random) -> list[int]
     return out
 
 
-def resample_deal(deal: Deal, seat: int, rng: random.Random, *, tries: int = TRIES) -> Deal:
+def resample_deal(deal: Deal, seat: object, rng: random.Random, *, tries: int = TRIES) -> Deal:
     """A deal ``seat`` cannot tell from ``deal``, drawn from its view (see the module docstring).
 
     Raises :class:`MushkaError` if no consistent deal turned up in ``tries``
     proposals.
     """
     rules = deal.rules
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.n:
-        raise MushkaError("bad_seat", seat=seat, players=deal.n)
+    me = _seat(rules, seat)
     if not rules.has_trumps:
-        return _resample_kopilka(deal, seat, rng, tries)
-    seen = deal.events(seat)
+        return _resample_kopilka(deal, me, rng, tries)
+    seen = deal.events(me)
     for _ in range(tries):
         try:
-            deck, actions = _propose(deal, seat, seen, rng)
+            deck, actions = _propose(deal, me, seen, rng)
         except WorldFailed:
             continue
         other = new_deal(rules, deal.dealer, deck=deck)
-        if _shows(other, actions, seat, seen):
+        if _shows(other, actions, me, seen):
             return other
     raise MushkaError("resample_failed", rule="C14", tries=tries)
 
