@@ -185,11 +185,12 @@ class Card:
     code: str
 
     def __new__(cls, code: object) -> Card:
-        """Return the interned card for a code or an index 0..51 (N2); anything else, a bool
-        included, is refused with :class:`~mushka.errors.ParseError` by :func:`parse_card`."""
+        """Return the interned card for a code or an index 0..51 (an int, a bool included, as
+        an int's index); anything else is refused with :class:`~mushka.errors.ParseError`
+        by :func:`parse_card` (N2)."""
         # ``object``: compiled, ``str | int`` would refuse other types with a bare TypeError
-        # and take a bool for the index 0 or 1.
-        if type(code) is int:
+        # where the pure build names them.
+        if isinstance(code, int):
             if 0 <= code < len(_INTERNED):
                 return _INTERNED[code]
             if code == len(_INTERNED) < 52:

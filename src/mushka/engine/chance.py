@@ -95,16 +95,16 @@ def sample_order(rng: random.Random, n: int) -> list[int]:
 
 
 def card_index(card: object) -> int:
-    """The index of a card given as a card, an index or a code (N2); a named error otherwise
-    (a bool included: it is no index).  ``object``: a stacked deck or a pick from outside may
-    hold anything, which a narrower annotation would refuse, compiled, with a bare TypeError."""
+    """The index of a card given as a card, an index or a code (N2), as :class:`Card` reads
+    them; a named error otherwise.  ``object``: a stacked deck or a pick from outside may hold
+    anything, which a narrower annotation would refuse, compiled, with a bare TypeError."""
     if type(card) is int:  # the common case first (decks of indices); bools go on below
         if 0 <= card < 52:
             return card
         raise ParseError("bad_card", rule="N2", text=str(card))
     if isinstance(card, Card):
         return card.index
-    if isinstance(card, int) and not isinstance(card, bool):  # an int of a subclass
+    if isinstance(card, int):  # an int of a subclass (a bool, as Card reads it)
         if 0 <= card < 52:
             return card
         raise ParseError("bad_card", rule="N2", text=str(card))
