@@ -179,7 +179,7 @@ class StepGame(Stepped):
             raise MushkaError("chance_due", rule="N4", action=action_id)
         return self._step.action_of(action_id)
 
-    def id_of(self, action: Action) -> int:
+    def id_of(self, action: object) -> int:
         """The id of ``action`` for the seat to act."""
         if self._step is None:
             raise MushkaError("chance_due", rule="N4", action=action)

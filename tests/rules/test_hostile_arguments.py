@@ -293,6 +293,32 @@ def test_step_deal_names_an_action_that_is_no_action(value):
             lambda: steps_state(steps))
 
 
+@pytest.mark.parametrize("value", HOSTILE, ids=ids(HOSTILE))
+def test_step_deal_and_game_name_an_action_without_an_id(value):
+    """id_of reads its action as apply_action does: what is no action (nor its text) is named."""
+    steps = dealt_steps()
+    rule = "C7" if value != "1" else "N2"
+    refused(lambda: steps.id_of(value), ParseError, rule, lambda: steps_state(steps))
+    refused(lambda: steps.space.id_of(steps.deal, value), ParseError, rule, lambda: steps_state(steps))
+    game = game_in_play()
+    refused(lambda: game.id_of(value), ParseError, rule, lambda: steps_state(game))
+
+
+@pytest.mark.parametrize("value", [True, 5, None, 1.0, "0 1 2", b"\x00"], ids=repr)
+def test_step_deal_names_a_whole_deck_that_is_no_sequence_of_outcomes(value):
+    steps = StepDeal(CLASSIC, 0)
+    refused(lambda: steps.apply_deck(value), ChanceError, "N4", lambda: steps_state(steps))
+
+
+def test_step_deal_id_of_still_reads_an_action_and_its_text():
+    steps = dealt_steps()
+    listed = steps.legal_action_ids()
+    for i in listed:
+        action = steps.action_of(i)
+        assert steps.id_of(action) == i
+        assert steps.id_of(str(action)) == i
+
+
 # --- a game step by step -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value", SEATS, ids=ids(SEATS))

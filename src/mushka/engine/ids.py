@@ -313,8 +313,11 @@ class ActionSpace:
             return TAKES[(hand & -hand).bit_length() - 1]
         return stand_mask(subset_mask(hand, action_id - STAND_BASE))
 
-    def id_of(self, deal: Deal, action: Action) -> int:
-        """The id of ``action`` for the seat to act in ``deal`` (its inverse of :meth:`action`)."""
+    def id_of(self, deal: Deal, action: object) -> int:
+        """The id of ``action`` (an :class:`Action` or its text) for the seat to act in ``deal``
+        (the inverse of :meth:`action`); anything else is a :class:`ParseError` naming the
+        phase's rule."""
+        action = deal.read_action(action)
         kind = action.kind
         if kind is Kind.PASS:
             return PASS_ID

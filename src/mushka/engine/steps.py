@@ -229,16 +229,20 @@ class StepDeal(Stepped):
         return ChanceError("chance_invalid", rule="N4", outcome=_code(card, outcome),
                            choices=" ".join(c.code for c in cards_of(left)))
 
-    def apply_deck(self, outcomes: Sequence[int]) -> None:
+    def apply_deck(self, outcomes: object) -> None:
         """Apply the chance steps of the whole deck at once: ``outcomes`` are the deck
         positions top first, each exactly once (N4), as :meth:`apply_chance` would take
         them one after another, with the same result.
 
-        Only before the first card is dealt.  An outcome that is not possible
-        raises :class:`ChanceError` (N4) and changes nothing.
+        Only before the first card is dealt.  An outcome that is not possible, or
+        ``outcomes`` that are no sequence of them, raise :class:`ChanceError` (N4) and
+        change nothing.
         """
         if self._deal is not None or self._history:
             raise ChanceError("chance_not_due", rule="N4")
+        if isinstance(outcomes, (str, bytes)) or not isinstance(outcomes, Sequence):
+            raise ChanceError("bad_outcomes_type", rule="N4", value=repr(outcomes)[:40],
+                              kind=type(outcomes).__name__)
         rules = self.rules
         size = rules.deck_size
         indices = rules.deck_indices
@@ -259,7 +263,7 @@ class StepDeal(Stepped):
             raise ChanceError("chance_short", rule="N4", count=count, size=size)
         self._left = 0
         self._left_cols = []
-        self._history.extend(outcomes)
+        self._history.extend(cast("Sequence[int]", outcomes))  # each one checked above
         self._build()
 
     def _dealt(self) -> list[int]:
@@ -329,8 +333,9 @@ class StepDeal(Stepped):
             raise IllegalActionError("chance_due", rule="N4", action=action_id)
         return self.space.action(self._deal, action_id)
 
-    def id_of(self, action: Action) -> int:
-        """The id of ``action`` for the seat to act."""
+    def id_of(self, action: object) -> int:
+        """The id of ``action`` (an :class:`Action` or its text) for the seat to act; anything
+        else is a :class:`ParseError` naming the phase's rule."""
         if self._deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action)
         return self.space.id_of(self._deal, action)
@@ -361,15 +366,15 @@ class StepDeal(Stepped):
         deal.check(action)
         self._step(deal, action, cast(int, action_id))
 
-    def apply_action(self, action: Action | str) -> None:
-        """Check and apply ``action`` (or its text form) by the seat to act."""
+    def apply_action(self, action: object) -> None:
+        """Check and apply ``action`` (or its text form) by the seat to act; anything that is
+        neither is a :class:`ParseError` naming the phase's rule, and changes nothing."""
         deal = self._deal
         if deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action)
-        if isinstance(action, str):
-            action = Action.parse(action)
-        deal.check(action)
-        self._step(deal, action, self.space.id_of(deal, action))
+        act = deal.read_action(action)
+        deal.check(act)
+        self._step(deal, act, self.space.id_of(deal, act))
 
     def _step(self, deal: Deal, action: Action, action_id: int) -> None:
         if not self._plain:
@@ -568,6 +573,10 @@ add_texts({
     "error.chance_due": (
         "{action} cannot be played: a chance step (a card of the deck or a random pick) is due first.",
         "ход {action} невозможен: сначала случай (карта колоды или случайный выбор карты).",
+    ),
+    "error.bad_outcomes_type": (
+        "{value} is no list of chance outcomes: give the deck positions top first, not a {kind}",
+        "{value} — не список исходов случая: нужны номера мест колоды сверху вниз, а не {kind}",
     ),
     "error.chance_short": (
         "a deck of {size} cards needs {size} chance outcomes, not {count}.",
