@@ -33,7 +33,7 @@ list of lazy stand actions is ever built to list them.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from mushka.cards import card_count, index_list
 from mushka.engine.actions import DISCARDS, DRAW, PASS, PLAYS, TAKES, Action, Kind, stand_mask
@@ -147,7 +147,7 @@ class ActionSpace:
     _discard_base: int
     _pos_of: tuple[int, ...]
     _card_of: tuple[int, ...]
-    _play_id: tuple[int, ...]
+    _play_id: tuple[Any, ...]
 
     def __init__(self, rules: Rules) -> None:
         """The id layout of ``rules``."""
@@ -173,7 +173,8 @@ class ActionSpace:
             self._play_base = KOPILKA_PLAY_BASE
             self._discard_base = KOPILKA_PLAY_BASE + size
             self.num_distinct_actions = KOPILKA_PLAY_BASE + 2 * size
-        # The id of playing each card index (-1: not in this deck).
+        # The id of playing each card index (-1: not in this deck), typed ``Any`` on purpose:
+        # compiled, a listing appends the id object itself, with no int unboxed and boxed anew.
         self._play_id = tuple(self._play_base + k if k >= 0 else -1 for k in pos)
 
     def __repr__(self) -> str:
@@ -212,14 +213,14 @@ class ActionSpace:
             assert isinstance(deal, TrumpDeal)
             if phase is _PLAY:
                 play_id = self._play_id
-                base = self._play_base
+                pos = self._pos_of
                 cards = deal.legal_play_mask()
                 bits = 0
                 while cards:
                     low = cards & -cards
-                    i = play_id[low.bit_length() - 1]
-                    out.append(i)
-                    bits |= 1 << (i - base)
+                    card = low.bit_length() - 1
+                    out.append(play_id[card])
+                    bits |= 1 << pos[card]  # the id's bit above the first play id
                     cards ^= low
                 return bits
             return self._declare_into(deal, out)

@@ -187,6 +187,9 @@ class StepDeal(Stepped):
         # taken for 0 or 1) before this method could name the rule, unlike the pure build.
         if self._deal is not None:
             raise ChanceError("chance_not_due", rule="N4")
+        # The value as given, kept for the history: compiled, the checked int below is a
+        # machine word, which the history would box anew.
+        given: Any = outcome
         left = self._left_cols
         if left:
             bits = self._left
@@ -202,9 +205,9 @@ class StepDeal(Stepped):
             below += below >> 8
             below += below >> 16
             below += below >> 32
-            left.pop(int(below & 0x7F))
+            left.pop(below & 0x7F)
             self._left = bits ^ 1 << outcome
-            self._history.append(outcome)
+            self._history.append(given)
             if not left:
                 self._build()
             return
@@ -281,7 +284,7 @@ class StepDeal(Stepped):
                 # with no keyword state passed on (a cheaper call, compiled).
                 # (The history is the deck and nothing else yet: read whole, into a tuple at once.)
                 card_of = self.space._card_of
-                deal = dealt_trump_deal(self.rules, self.dealer, tuple(card_of[k] for k in self._history),
+                deal = dealt_trump_deal(self.rules, self.dealer, tuple([card_of[k] for k in self._history]),
                                         self._record)
             else:
                 deal = new_deal(self.rules, self.dealer, deck=self._dealt(), picks=self._picks,
@@ -346,22 +349,23 @@ class StepDeal(Stepped):
         An illegal id, or one that is not an int, raises :class:`IllegalActionError`
         naming the rule and changes nothing.
         """
-        # ``object``, not ``int``: see apply_chance.
+        # ``object``, not ``int``: see apply_chance (and ``given`` there).
+        given: Any = action_id
         deal = self._deal
         if deal is None:
             raise IllegalActionError("chance_due", rule="N4", action=action_id)
         # An id among those legal_action_ids() listed at this very step is legal;
         # anything else goes through the full check, which names the rule.
-        if (type(action_id) is int and self._legal_at == len(self._history)
-                and 0 <= action_id - self._legal_off < _WORD and self._legal >> (action_id - self._legal_off) & 1):
+        if type(action_id) is int and self._legal_at == len(self._history):
             k = action_id - self._legal_off
-            if self._plain and action_id >= TRUMP_PLAY_BASE and deal._events is None:
-                # C13: a card to the trick, with no events to record: straight to the deal.
-                self._history.append(action_id)
-                cast(TrumpDeal, deal).play_card(self.space._card_of[k])
+            if 0 <= k < _WORD and self._legal >> k & 1:
+                if self._plain and action_id >= TRUMP_PLAY_BASE and deal._events is None:
+                    # C13: a card to the trick, with no events to record: straight to the deal.
+                    self._history.append(given)
+                    cast(TrumpDeal, deal).play_card(self.space._card_of[k])
+                    return
+                self._step(deal, self.space.listed_action(deal, action_id), action_id)
                 return
-            self._step(deal, self.space.listed_action(deal, action_id), action_id)
-            return
         action = self.space.action(deal, action_id)  # refuses anything but an int id of the layout
         deal.check(action)
         self._step(deal, action, cast(int, action_id))

@@ -87,7 +87,7 @@ class TrumpDeal(TrumpDeclarations):
         self.trump = self.turnup // 13
         self._trump_mask = SUIT_MASKS[self.trump]
         # The talon's top is its last item (popped when drawn): the deck after the turn-up, reversed.
-        self._talon = [deck[i] for i in range(len(deck) - 1, 5 * n, -1)]
+        self._talon = list(deck[:5 * n:-1])
         self._dead = [0] * n
         priv = rules.privileged.index
         self._priv = priv

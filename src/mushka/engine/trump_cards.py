@@ -7,9 +7,15 @@ hand), for :class:`mushka.engine.trump.TrumpDeal`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mushka.cards import CARDS, SUIT_MASKS, indices
 from mushka.rules.choices import FlushMode
 from mushka.rules.model import Rules
+
+if TYPE_CHECKING:
+    # Compiled, locals annotated ``i64`` are machine integers (see engine/steps.py).
+    from mypy_extensions import i64
 
 
 def special_hand(rules: Rules, hand: int, priv_bit: int) -> tuple[FlushMode, str, int, int] | None:
@@ -23,10 +29,10 @@ def special_hand(rules: Rules, hand: int, priv_bit: int) -> tuple[FlushMode, str
     """
     # Quick exit: a special hand has at least four cards of one suit, that is a suit with
     # cards left once its three lowest are cleared (bit arithmetic: no table read from memory).
-    a = hand & 0x1FFF
-    b = hand >> 13 & 0x1FFF
-    c = hand >> 26 & 0x1FFF
-    d = hand >> 39
+    a: i64 = hand & 0x1FFF
+    b: i64 = hand >> 13 & 0x1FFF
+    c: i64 = hand >> 26 & 0x1FFF
+    d: i64 = hand >> 39
     a &= a - 1
     b &= b - 1
     c &= c - 1
