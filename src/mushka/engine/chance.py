@@ -117,26 +117,26 @@ def check_picks(picks: object) -> tuple[int, ...]:
     anything else, never a bare ``TypeError``."""
     if picks is None:
         return ()
-    # A string is a sequence too, and must not be read letter by letter.
-    if isinstance(picks, str):
-        items: Sequence[object] = picks.split()
-    elif isinstance(picks, (list, tuple, Sequence)):
-        items = picks
-    else:
-        raise ChanceError("bad_picks_type", rule="K7", value=repr(picks)[:40], kind=type(picks).__name__)
+    items = _listed(picks, "bad_picks_type", "K7")
     return tuple(card_index(p) for p in items) if items else ()
+
+
+def _listed(given: object, key: str, rule: str) -> Sequence[object]:
+    """The cards of a stacked deck or of forced picks as given: a sequence as it is, one
+    string split at its spaces (a string is a sequence too, and must not be read letter by
+    letter); anything else is the named error ``key`` under ``rule``."""
+    if isinstance(given, str):
+        return given.split()
+    if isinstance(given, (list, tuple, Sequence)):
+        return given
+    raise ChanceError(key, rule=rule, value=repr(given)[:40], kind=type(given).__name__)
 
 
 def check_deck(rules: Rules, deck: object) -> tuple[int, ...]:
     """N4: a stacked deck as card indices, top first; it must hold every card of the
     table's deck exactly once (:class:`ChanceError` naming what is wrong otherwise): cards,
     codes or indices, or one space-separated string."""
-    if isinstance(deck, str):
-        items: Sequence[object] = deck.split()
-    elif isinstance(deck, (list, tuple, Sequence)):
-        items = deck
-    else:
-        raise ChanceError("bad_deck_type", rule="N4", value=repr(deck)[:40], kind=type(deck).__name__)
+    items = _listed(deck, "bad_deck_type", "N4")
     # Card indices (what the steps of a deal hand over, one deal after another) need no reading.
     order = tuple(c if type(c) is int and 0 <= c < 52 else card_index(c) for c in items)
     seen = 0
