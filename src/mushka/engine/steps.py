@@ -42,9 +42,9 @@ from mushka.i18n import add_texts
 from mushka.rules.model import Rules
 
 if TYPE_CHECKING:
-    # Compiled, a local annotated ``i64`` is a machine integer (plain C arithmetic, no
-    # overflow checks); the pure build never evaluates the annotation, so the core
-    # needs no package at run time for it.
+    # Compiled, a local annotated ``i64`` is a machine integer (plain C arithmetic instead
+    # of the tagged int's checked operations); the pure build never evaluates the
+    # annotation, so the core needs no package at run time for it.
     from mypy_extensions import i64
 
 CHANCE: Final = -1
@@ -95,9 +95,8 @@ class StepDeal(Stepped):
         """
         # ``dealer`` is an ``object`` for check_dealer to refuse anything but a seat by its rule
         # (compiled, an ``int`` parameter would be checked first, a bool taken for 0 or 1).
-        check_dealer(rules, dealer)
+        self.dealer = check_dealer(rules, dealer)
         self.rules = rules
-        self.dealer = cast(int, dealer)
         space = self.space = action_space(rules)
         self._state = state  # a dictionary of this call's own (``**``)
         self._record = record_events
