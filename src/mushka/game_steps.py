@@ -20,6 +20,7 @@ from typing import Any, Final, Self, cast
 
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal
+from mushka.engine.deal_state import check_seat
 from mushka.engine.ids import action_space
 from mushka.engine.stepped import Stepped
 from mushka.engine.steps import CHANCE, TERMINAL, StepDeal
@@ -194,7 +195,7 @@ class StepGame(Stepped):
 
     def info_state_key(self, seat: object) -> tuple[object, ...]:
         """The seat's key: the game's public score sheet and the current deal's key."""
-        at = self._seat(seat)
+        at = check_seat(self.rules, seat)
         game = self._game
         sheet: tuple[object, ...] = ()
         if game is not None:
@@ -205,21 +206,11 @@ class StepGame(Stepped):
 
     def observation(self, seat: object) -> array[float]:
         """The deal's observation tensor followed by the score sheet (see :func:`score_size`)."""
-        return self._tensor(self._seat(seat), False)
+        return self._tensor(check_seat(self.rules, seat), False)
 
     def information_state(self, seat: object) -> array[float]:
         """The deal's information-state tensor followed by the score sheet."""
-        return self._tensor(self._seat(seat), True)
-
-    def _seat(self, seat: object) -> int:
-        """``seat`` if it is a seat of the table (C1/K1: the whole numbers 0..n-1), else the
-        named error: the seats' methods take an ``object`` (compiled, an ``int`` parameter
-        would refuse text with a bare TypeError and take a bool for 0 or 1)."""
-        rules = self.rules
-        if type(seat) is not int or not 0 <= seat < rules.players:
-            raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20],
-                              players=rules.players)
-        return seat
+        return self._tensor(check_seat(self.rules, seat), True)
 
     def _tensor(self, seat: int, history: bool) -> array[float]:
         rules = self.rules

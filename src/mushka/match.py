@@ -306,7 +306,7 @@ class Game:
     def copy(self, rng: object = None) -> Self:
         """An independent copy (deals copied cheaply, finished deals shared); ``rng`` (a
         :class:`random.Random` or a seed) replaces the chance generator."""
-        gen = None if rng is None else seeded(rng)  # anything else named (N4), before any copy
+        gen = seeded(rng)  # anything else named (N4), before any copy
         # Attribute by attribute (a compiled class has no __dict__), into a blank instance
         # (__init__'s private blank path: a compiled class refuses object.__new__).
         other = type(self)(self.rules, _blank=True)

@@ -28,14 +28,13 @@ from typing import Final
 from mushka.cards import CARDS, Card, cards_of
 from mushka.engine.actions import Action, ActionInput
 from mushka.engine.chance import sample_order, shuffle
-from mushka.engine.deal_state import DealState
+from mushka.engine.deal_state import DealState, check_seat
 from mushka.engine.events import Event
 from mushka.engine.types import DealResult, Phase, TrickRecord
 from mushka.engine.views import DealView
 from mushka.errors import (
     ChanceError,
     IllegalActionError,
-    MushkaError,
     OutOfTurnError,
     ParseError,
 )
@@ -195,11 +194,11 @@ class Deal(DealState):
 
     def hand(self, seat: object) -> tuple[Card, ...]:
         """The full hand of ``seat`` (omniscient; bots get views instead)."""
-        return cards_of(self.hands[self._seat_of(seat)])
+        return cards_of(self.hands[check_seat(self.rules, seat)])
 
     def discards(self, seat: object) -> tuple[Card, ...]:
         """Cards ``seat`` has put out of play face down (exchanges, K7 discards)."""
-        return cards_of(self._dead[self._seat_of(seat)])
+        return cards_of(self._dead[check_seat(self.rules, seat)])
 
     def talon(self) -> tuple[Card, ...]:
         """The talon, top first (omniscient)."""
@@ -355,15 +354,7 @@ class Deal(DealState):
         take a bool for 0 or 1."""
         if seat is None:
             return None
-        return self._seat_of(seat)
-
-    def _seat_of(self, seat: object) -> int:
-        """``seat`` if it is a seat of this table (C1/K1: the whole numbers 0..n-1), else the
-        named error."""
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise MushkaError("bad_seat", rule=self.rules.info.seat_rule, seat=repr(seat)[:20],
-                              players=self.n)
-        return seat
+        return check_seat(self.rules, seat)
 
     # --- chance ---------------------------------------------------------------
 

@@ -36,6 +36,15 @@ def check_dealer(rules: Rules, dealer: object) -> int:
     return dealer
 
 
+def check_seat(rules: Rules, seat: object) -> int:
+    """``seat`` if it is a seat of the table (C1/K1: the whole numbers 0..n-1), else the named
+    error.  Anything may be given: the seats' methods take an ``object``, since compiled an
+    ``int`` parameter would refuse text with a bare ``TypeError`` and take a bool for 0 or 1."""
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20], players=rules.players)
+    return seat
+
+
 # Not an ABC: a mypyc-compiled subclass of abc.ABC shares ABC's own instance-check
 # cache (`_abc_impl`) with every other compiled ABC, so after `isinstance(partie, Deal)`
 # was False once, `isinstance(partie, Game)` was False too.  The abstract methods stay
@@ -209,7 +218,7 @@ class DealState:
         """A cheap independent copy; ``rng`` (a :class:`random.Random` or a seed) replaces
         the chance generator."""
         # Anything else is named now (N4), not an AttributeError at the copy's first pick.
-        gen = None if rng is None else seeded(rng)
+        gen = seeded(rng)
         # A blank instance (no deal dealt): object.__new__ is refused by a compiled class
         # and its __new__ runs __init__, so __init__ has a private blank path.
         other = type(self)(self.rules, _blank=True)

@@ -17,12 +17,12 @@ from array import array
 from typing import Final
 
 from mushka.engine.deal import Deal
+from mushka.engine.deal_state import check_seat
 from mushka.engine.events import Played, TakenBack
 from mushka.engine.kopilka import KopilkaDeal
 from mushka.engine.layouts import KOPILKA_TRICKS, TRUMP_TRICKS, Layout, information_state_layout, observation_layout
 from mushka.engine.trump import TrumpDeal
 from mushka.engine.types import Phase
-from mushka.errors import MushkaError
 from mushka.rules.model import DerivedKey, Rules
 
 _OVER: Final = Phase.OVER
@@ -153,11 +153,8 @@ class Encoder:
         keeps the list of floats for :meth:`tolist` from the start (else from its first call)."""
         # ``object``: anything but a seat of the table (C1/K1) gets the named error; compiled,
         # an ``int`` parameter would refuse text with a bare TypeError and take a bool for 0 or 1.
-        if type(seat) is not int or not 0 <= seat < rules.players:
-            raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20],
-                              players=rules.players)
+        self.seat = check_seat(rules, seat)
         self.rules = rules
-        self.seat = seat
         self._history = history
         self._lists = lists
         self._kopilka = not rules.has_trumps

@@ -28,7 +28,7 @@ from mushka.cards import CARDS, cards_of
 from mushka.engine import new_deal
 from mushka.engine.actions import Action
 from mushka.engine.deal import Deal, PendingChance
-from mushka.engine.deal_state import check_dealer
+from mushka.engine.deal_state import check_dealer, check_seat
 from mushka.engine.encode import Encoder
 from mushka.engine.events import Event
 from mushka.engine.ids import TRUMP_PLAY_BASE, ActionSpace, action_space
@@ -37,7 +37,7 @@ from mushka.engine.trump import TrumpDeal, dealt_trump_deal
 from mushka.engine.trump_view import record_changes
 from mushka.engine.types import Phase
 from mushka.engine.utility import deal_utility, trump_payoffs
-from mushka.errors import ChanceError, IllegalActionError, MushkaError
+from mushka.errors import ChanceError, IllegalActionError
 from mushka.i18n import add_texts
 from mushka.rules.model import Rules
 
@@ -281,10 +281,7 @@ class StepDeal(Stepped):
             if self._plain:
                 # The deck is whole and checked card by card (apply_chance): dealt as it is,
                 # with no keyword state passed on (a cheaper call, compiled).
-                # (The history is the deck and nothing else yet: read whole, into a tuple at once.)
-                card_of = self.space._card_of
-                deal = dealt_trump_deal(self.rules, self.dealer, tuple([card_of[k] for k in self._history]),
-                                        self._record)
+                deal = dealt_trump_deal(self.rules, self.dealer, tuple(self._dealt()), self._record)
             else:
                 deal = new_deal(self.rules, self.dealer, deck=self._dealt(), picks=self._picks,
                                 record_events=self._record, chance_steps=True, **self._state)
@@ -419,7 +416,7 @@ class StepDeal(Stepped):
         key is the seat's own redacted event log (§4 of RULES), extended
         step by step rather than rebuilt.
         """
-        seat = self._seat(seat)
+        seat = check_seat(self.rules, seat)
         deal = self._deal
         if deal is None:
             # Nobody decides at a chance step; the key only tells the steps apart.
@@ -460,22 +457,13 @@ class StepDeal(Stepped):
         return enc.tolist()
 
     def _encoder(self, seat: object, history: bool, *, lists: bool = False) -> Encoder:
-        at = self._seat(seat)
+        at = check_seat(self.rules, seat)
         k = 2 * at + (1 if history else 0)
         enc = self._encoders[k]
         if enc is None:
             # ``lists``: made for tensor_list (OpenSpiel), which reads the list at every step.
             enc = self._encoders[k] = Encoder(self.rules, at, history=history, lists=lists)
         return enc
-
-    def _seat(self, seat: object) -> int:
-        """``seat`` if it is a seat of the table (C1/K1: the whole numbers 0..n-1), else the
-        named error: the seats' methods take anything a caller passes (``object``, not ``int``:
-        compiled, an ``int`` parameter would be checked first, a bool taken for 0 or 1)."""
-        if type(seat) is not int or not 0 <= seat < self.rules.players:
-            raise MushkaError("bad_seat", rule=self.rules.info.seat_rule, seat=repr(seat)[:20],
-                              players=self.rules.players)
-        return seat
 
     # --- payoffs -----------------------------------------------------------------------
 

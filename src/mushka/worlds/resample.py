@@ -38,11 +38,11 @@ from mushka.cards import Card, index_list
 from mushka.engine import new_deal
 from mushka.engine.actions import PASS, PLAYS, TAKES, Action, stand_mask
 from mushka.engine.deal import Deal
+from mushka.engine.deal_state import check_seat
 from mushka.engine.events import Dealt, Declared, Event, Played, Shown, TookTurnup, TrickTaken, TurnedUp
 from mushka.engine.steps import StepDeal
 from mushka.errors import MushkaError
 from mushka.i18n import add_texts
-from mushka.rules.model import Rules
 from mushka.worlds.facts import kopilka_facts
 from mushka.worlds.fill import WorldFailed
 from mushka.worlds.kopilka import propose_kopilka
@@ -53,7 +53,7 @@ TRIES: Final = 500
 
 def resample_steps(steps: StepDeal, seat: object, rng: random.Random, *, tries: int = TRIES) -> StepDeal:
     """:func:`resample_deal` on a step deal: the steps leading to a consistent deal."""
-    me = _seat(steps.rules, seat)
+    me = check_seat(steps.rules, seat)
     deal = steps.deal
     if deal is None and not steps._left:
         # K7: a pick is due; nobody decides at a chance step.
@@ -66,15 +66,6 @@ def resample_steps(steps: StepDeal, seat: object, rng: random.Random, *, tries: 
             out.apply_chance(outcome)
         return out
     return StepDeal.from_deal(resample_deal(deal, me, rng, tries=tries))
-
-
-def _seat(rules: Rules, seat: object) -> int:
-    """``seat`` if it is a seat of the table (C1/K1), else the named error: ``object``, since
-    compiled an ``int`` parameter would refuse text with a bare TypeError and take a bool for
-    0 or 1 (and a seat beyond the table would deal another seat's cards again)."""
-    if type(seat) is not int or not 0 <= seat < rules.players:
-        raise MushkaError("bad_seat", rule=rules.info.seat_rule, seat=repr(seat)[:20], players=rules.players)
-    return seat
 
 
 def _dealing_prefix(steps: StepDeal, seat: int, rng: random.Random) -> list[int]:
@@ -102,7 +93,7 @@ def resample_deal(deal: Deal, seat: object, rng: random.Random, *, tries: int = 
     proposals.
     """
     rules = deal.rules
-    me = _seat(rules, seat)
+    me = check_seat(rules, seat)
     if not rules.has_trumps:
         return _resample_kopilka(deal, me, rng, tries)
     seen = deal.events(me)
